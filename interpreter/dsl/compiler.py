@@ -1,0 +1,405 @@
+"""Type-check scoring expressions and compile them once into Python closures.
+
+Options are constants, so they fold away. Every maximal sub-expression that depends on the dice
+alone is evaluated for all possible rolls up front and becomes a table lookup.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..dice import multisets
+from ..errors import DslError, did_you_mean
+from ..yamlsource import Text
+from .ast import Expr
+from .builtins import FUNCTIONS, VARIABLES
+from .parser import ParseError, parse
+
+Fn = Callable[["Context"], Any]
+
+
+class Context:
+    """What an expression can see while it is evaluated."""
+
+    __slots__ = ("dice", "index", "counts", "sheet", "target", "roll_number")
+
+    def __init__(self, dice=(), index=0, counts=(), sheet=None, target=None, roll_number=0):
+        self.dice, self.index, self.counts = dice, index, counts
+        self.sheet = sheet if sheet is not None else {}
+        self.target, self.roll_number = target, roll_number
+
+
+@dataclass
+class Compiled:
+    """A compiled expression: call it with a Context."""
+
+    fn: Fn
+    type: str
+    deps: frozenset[str]
+    ast: Expr
+    text: Text
+
+    def __call__(self, ctx: Context) -> Any:
+        return self.fn(ctx)
+
+
+@dataclass
+class Scope:
+    """The names a model gives its expressions."""
+
+    n_dice: int
+    faces: int
+    sections: dict[str, tuple[str, ...]]  # section id -> box ids in order
+    options: dict[str, Any]  # bound option values
+    definitions: dict[str, Text] = field(default_factory=dict)
+
+    @property
+    def boxes(self) -> dict[str, str]:
+        return {b: s for s, bs in self.sections.items() for b in bs}
+
+
+_WHERE = {"dice": "the dice", "sheet": "the score sheet", "target": "the box being written",
+          "turn": "the roll number"}
+
+
+class Compiler:
+    """Compiles the expressions of one model against its Scope."""
+
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.box_section = scope.boxes
+        self._rolls = [(m, i, tuple(m.count(f) for f in range(1, scope.faces + 1)))
+                       for i, m in enumerate(multisets(scope.n_dice, scope.faces))]
+        self._defs: dict[str, tuple[Expr, Fn]] = {}
+        self._defining: list[str] = []
+        self._text: Text | None = None
+
+    # public -----------------------------------------------------------------
+    def compile(self, text: Text, expect: str | tuple[str, ...], allowed: set[str], what: str) -> Compiled:
+        """Compile `text`, requiring result type `expect` and deps within `allowed`."""
+        source = str(text)
+        try:
+            tree = parse(source)
+        except ParseError as exc:
+            raise DslError(exc.message, self._pos(text, exc.offset)) from None
+        saved, self._text = self._text, text
+        try:
+            fn = self._compile(tree)
+            fn = self._materialize(tree, fn)
+        finally:
+            self._text = saved
+        expects = (expect,) if isinstance(expect, str) else expect
+        if tree.type not in expects:
+            raise DslError(f"{what} must be {_a(expects[0])}, but this expression is {_a(tree.type)}",
+                           self._pos(text, tree.offset))
+        extra = tree.deps - allowed
+        if extra:
+            dep = sorted(extra)[0]
+            node = next(n for n in tree.walk() if dep in n.deps and not any(dep in a.deps for a in n.args))
+            raise DslError(f"{what} cannot depend on {_WHERE[dep]}", self._pos(text, node.offset))
+        return Compiled(fn, tree.type, tree.deps, tree, text)
+
+    # helpers ----------------------------------------------------------------
+    def _pos(self, text: Text | None, offset: int):
+        return text.at(offset) if isinstance(text, Text) else None
+
+    def _error(self, node: Expr, message: str, hint: str | None = None) -> DslError:
+        return DslError(message, self._pos(self._text, node.offset), hint)
+
+    def _materialize(self, node: Expr, fn: Fn) -> Fn:
+        """Turn a dice-only expression into a lookup table over every roll."""
+        if node.deps != frozenset({"dice"}) or node.op == "name":
+            return fn
+        table = []
+        for dice, index, counts in self._rolls:
+            try:
+                table.append(fn(Context(dice, index, counts)))
+            except (IndexError, ZeroDivisionError) as exc:
+                raise self._error(node, f"{_explain(exc)} for the roll {' '.join(map(str, dice))}") from None
+        table = tuple(table)
+        return lambda ctx: table[ctx.index]
+
+    def _constant(self, node: Expr, fn: Fn) -> Fn:
+        try:
+            value = fn(Context())
+        except (IndexError, ZeroDivisionError) as exc:
+            raise self._error(node, _explain(exc)) from None
+        return lambda ctx: value
+
+    def _compile(self, node: Expr) -> Fn:
+        method = getattr(self, "_c_" + node.op)
+        fn = method(node)
+        if not node.deps and node.op not in ("number", "string", "bool"):
+            fn = self._constant(node, fn)
+        return fn
+
+    def _children(self, node: Expr) -> list[Fn]:
+        fns = [self._compile(a) for a in node.args]
+        node.deps = frozenset().union(*(a.deps for a in node.args)) if node.args else frozenset()
+        if node.deps != frozenset({"dice"}):
+            fns = [self._materialize(a, f) for a, f in zip(node.args, fns)]
+        return fns
+
+    def _expect(self, node: Expr, types: tuple[str, ...], role: str) -> None:
+        if node.type not in types:
+            raise self._error(node, f"{role} must be {_a(types[0])}, not {_a(node.type)}")
+
+    # literals and names -----------------------------------------------------
+    def _c_number(self, node):
+        node.type, v = "number", node.value
+        return lambda ctx: v
+
+    def _c_string(self, node):
+        node.type, v = "string", node.value
+        return lambda ctx: v
+
+    def _c_bool(self, node):
+        node.type, v = "bool", node.value
+        return lambda ctx: v
+
+    def _c_name(self, node: Expr) -> Fn:
+        name = node.value
+        if name in VARIABLES:
+            typ, dep, _, _ = VARIABLES[name]
+            node.type, node.deps = typ, frozenset({dep}) if dep else frozenset()
+            if name == "dice":
+                return lambda ctx: ctx.dice
+            if name == "counts":
+                return lambda ctx: ctx.counts
+            if name == "faces":
+                faces = tuple(range(1, self.scope.faces + 1))
+                return lambda ctx: faces
+            if name == "target":
+                return lambda ctx: ctx.target
+            return lambda ctx: ctx.roll_number
+        if name in self.box_section:
+            node.type = "box"
+            return lambda ctx: name
+        if name in self.scope.sections:
+            node.type = "section"
+            return lambda ctx: name
+        if name in self.scope.definitions:
+            return self._definition(node, name)
+        if name == "option":
+            raise self._error(node, "'option' needs an option name, as in option.NAME",
+                              did_you_mean("", []) or None)
+        known = list(VARIABLES) + list(self.box_section) + list(self.scope.sections) + list(self.scope.definitions) + ["option"]
+        if name in FUNCTIONS:
+            raise self._error(node, f"'{name}' is a function; call it as {name}(…)")
+        raise self._error(node, f"unknown name '{name}'", did_you_mean(name, known))
+
+    def _definition(self, node: Expr, name: str) -> Fn:
+        if name in self._defining:
+            cycle = " → ".join(self._defining[self._defining.index(name):] + [name])
+            raise self._error(node, f"definition '{name}' refers to itself ({cycle})")
+        if name not in self._defs:
+            text = self.scope.definitions[name]
+            try:
+                tree = parse(str(text))
+            except ParseError as exc:
+                raise DslError(exc.message, self._pos(text, exc.offset)) from None
+            self._defining.append(name)
+            saved, self._text = self._text, text
+            try:
+                fn = self._compile(tree)
+            finally:
+                self._text = saved
+                self._defining.pop()
+            self._defs[name] = (tree, fn)
+        tree, fn = self._defs[name]
+        node.type, node.deps = tree.type, tree.deps
+        node.args = []  # the definition's tree is shared, not copied
+        node.value = name
+        node.op = "name"
+        node.definition = tree  # type: ignore[attr-defined]
+        return fn
+
+    def _c_attr(self, node: Expr) -> Fn:
+        base = node.args[0]
+        if base.op != "name" or base.value != "option":
+            self._compile(base)
+            raise self._error(node, "only options have fields (option.NAME)")
+        name = node.value
+        if name not in self.scope.options:
+            raise self._error(node, f"unknown option '{name}'", did_you_mean(name, self.scope.options))
+        value = self.scope.options[name]
+        node.type = "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else "string"
+        node.args, node.op, node.value = [], "option", (name, value)
+        return lambda ctx: value
+
+    def _c_list(self, node: Expr) -> Fn:
+        fns = self._children(node)
+        types = {a.type for a in node.args}
+        if not types or types == {"number"}:
+            node.type = "list"
+        elif types == {"box"}:
+            node.type = "boxes"
+        else:
+            raise self._error(node, "a list holds numbers or boxes, all of one kind")
+        return lambda ctx: tuple(f(ctx) for f in fns)
+
+    # operators --------------------------------------------------------------
+    def _c_binop(self, node: Expr) -> Fn:
+        a, b = self._children(node)
+        op = node.value
+        for arg in node.args:
+            self._expect(arg, ("number",), f"each side of '{op}'")
+        if op == "/":
+            raise self._error(node, "'/' is not whole-number division", "did you mean '//'?")
+        node.type = "number"
+        if op == "+":
+            return lambda ctx: a(ctx) + b(ctx)
+        if op == "-":
+            return lambda ctx: a(ctx) - b(ctx)
+        if op == "*":
+            return lambda ctx: a(ctx) * b(ctx)
+        if op == "//":
+            return lambda ctx: a(ctx) // b(ctx)
+        return lambda ctx: a(ctx) % b(ctx)
+
+    def _c_neg(self, node):
+        (a,) = self._children(node)
+        self._expect(node.args[0], ("number",), "the operand of '-'")
+        node.type = "number"
+        return lambda ctx: -a(ctx)
+
+    def _c_compare(self, node: Expr) -> Fn:
+        a, b = self._children(node)
+        op, (left, right) = node.value, node.args
+        if op in ("==", "!="):
+            if left.type != right.type:
+                raise self._error(node, f"cannot compare {_a(left.type)} with {_a(right.type)}")
+            self._check_choice(left, right)
+            self._check_choice(right, left)
+        else:
+            self._expect(left, ("number",), f"each side of '{op}'")
+            self._expect(right, ("number",), f"each side of '{op}'")
+        node.type = "bool"
+        return {
+            "==": lambda ctx: a(ctx) == b(ctx), "!=": lambda ctx: a(ctx) != b(ctx),
+            "<": lambda ctx: a(ctx) < b(ctx), "<=": lambda ctx: a(ctx) <= b(ctx),
+            ">": lambda ctx: a(ctx) > b(ctx), ">=": lambda ctx: a(ctx) >= b(ctx),
+        }[op]
+
+    def _check_choice(self, opt: Expr, lit: Expr) -> None:
+        """`option.x == 'word'` must name one of the option's choices."""
+        if opt.op == "option" and lit.op == "string":
+            choices = self.scope.option_choices.get(opt.value[0]) if hasattr(self.scope, "option_choices") else None
+            if choices and lit.value not in choices:
+                raise self._error(lit, f"option '{opt.value[0]}' has no choice '{lit.value}'",
+                                  did_you_mean(lit.value, choices))
+
+    def _c_contains(self, node: Expr) -> Fn:
+        a, b = self._children(node)
+        item, coll = node.args
+        if not ((item.type == "number" and coll.type == "list") or (item.type == "box" and coll.type == "boxes")):
+            raise self._error(node, f"'in' needs a number and a list, or a box and a list of boxes, not {_a(item.type)} and {_a(coll.type)}")
+        node.type = "bool"
+        return lambda ctx: a(ctx) in b(ctx)
+
+    def _c_and(self, node):
+        a, b = self._children(node)
+        for arg in node.args:
+            self._expect(arg, ("bool",), "each side of 'and'")
+        node.type = "bool"
+        return lambda ctx: a(ctx) and b(ctx)
+
+    def _c_or(self, node):
+        a, b = self._children(node)
+        for arg in node.args:
+            self._expect(arg, ("bool",), "each side of 'or'")
+        node.type = "bool"
+        return lambda ctx: a(ctx) or b(ctx)
+
+    def _c_not(self, node):
+        (a,) = self._children(node)
+        self._expect(node.args[0], ("bool",), "the operand of 'not'")
+        node.type = "bool"
+        return lambda ctx: not a(ctx)
+
+    def _c_ifelse(self, node: Expr) -> Fn:
+        c, t, e = self._children(node)
+        cond, then, other = node.args
+        self._expect(cond, ("bool",), "the condition after 'if'")
+        if then.type != other.type:
+            raise self._error(other, f"both branches must be of one kind: {_a(then.type)} and {_a(other.type)}")
+        node.type = then.type
+        return lambda ctx: t(ctx) if c(ctx) else e(ctx)
+
+    def _c_index(self, node: Expr) -> Fn:
+        a, i = self._children(node)
+        seq, idx = node.args
+        self._expect(idx, ("number",), "an index")
+        if seq.type == "list":
+            node.type = "number"
+        elif seq.type == "boxes":
+            node.type = "box"
+        else:
+            raise self._error(node, f"only lists can be indexed, not {_a(seq.type)}")
+        text, offset = self._text, node.offset
+
+        def index(ctx):
+            s, k = a(ctx), i(ctx)
+            try:
+                return s[k]
+            except IndexError:
+                raise DslError(f"index {k} is out of range for a list of {len(s)}",
+                               self._pos(text, offset)) from None
+        return index
+
+    def _c_call(self, node: Expr) -> Fn:
+        name = node.value
+        if name not in FUNCTIONS:
+            raise self._error(node, f"unknown function '{name}'", did_you_mean(name, FUNCTIONS))
+        spec = FUNCTIONS[name]
+        fns = self._children(node)
+        if len(fns) != len(spec.params):
+            raise self._error(node, f"{name}() takes {len(spec.params)} argument{'s' * (len(spec.params) != 1)}, not {len(fns)}")
+        for arg, want in zip(node.args, spec.params):
+            self._expect(arg, (want,), f"argument of {name}()")
+        node.type = spec.returns
+        deps = set(node.deps)
+        if name in ("count", "faces_with"):
+            deps.add("dice")
+        if spec.sheet:
+            deps.add("sheet")
+        node.deps = frozenset(deps)
+        return self._call(node, spec, fns)
+
+    def _call(self, node: Expr, spec, fns: list[Fn]) -> Fn:
+        name = spec.name
+        sections = self.scope.sections
+        if name == "count":
+            (f,) = fns
+            return lambda ctx: ctx.counts[f(ctx) - 1] if 1 <= f(ctx) <= len(ctx.counts) else 0
+        if name == "faces_with":
+            (n,) = fns
+            return lambda ctx: tuple(face for face, c in enumerate(ctx.counts, 1) if c >= n(ctx))
+        if name == "total":
+            (s,) = fns
+            return lambda ctx: sum(ctx.sheet.get(b, 0) for b in sections[s(ctx)])
+        if name == "open_count":
+            (s,) = fns
+            return lambda ctx: sum(1 for b in sections[s(ctx)] if b not in ctx.sheet)
+        if name == "boxes":
+            (s,) = fns
+            return lambda ctx: sections[s(ctx)]
+        impl = spec.fn
+        if spec.sheet:
+            (b,) = fns
+            return lambda ctx: impl(ctx, b(ctx))
+        if len(fns) == 1:
+            (x,) = fns
+            return lambda ctx: impl(x(ctx))
+        return lambda ctx: impl(*(f(ctx) for f in fns))
+
+
+def _a(typ: str) -> str:
+    return {"number": "a number", "bool": "true/false", "string": "a word", "list": "a list of numbers",
+            "box": "a box", "section": "a section", "boxes": "a list of boxes"}.get(typ, typ)
+
+
+def _explain(exc: Exception) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return str(exc) or "index out of range"

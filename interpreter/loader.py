@@ -1,0 +1,429 @@
+"""Load a model: YAML with positions → schema → names and types → compiled `Model`.
+
+Problems are collected and raised together as an `ErrorList` of one-line errors, each with its
+`file:line:col`, so `rulebook check` can report them all at once.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .dsl.compiler import Compiled, Compiler, Context, Scope
+from .errors import ErrorList, ModelError, Pos, RulebookError, UsageError, did_you_mean
+from .model import LANGUAGES, Bonus, Box, Model, Option, Section, Step
+from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+RULES_DIR = PACKAGE_ROOT / "rules"
+SCHEMA_PATH = PACKAGE_ROOT / "schema" / "model.schema.json"
+
+ALL_DEPS = {"dice", "sheet", "target", "turn"}
+MAX_REPEAT = 1000
+
+
+def bundled_models() -> dict[str, Path]:
+    """The models shipped with rulebook, by name."""
+    return {p.stem: p for p in sorted(RULES_DIR.glob("*.yaml"))}
+
+
+def resolve(name_or_path: str) -> Path:
+    """A model path from a path or a bundled model's name."""
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") or path.exists() or "/" in name_or_path:
+        if not path.exists():
+            raise UsageError(f"no such model file: {name_or_path}")
+        return path
+    bundled = bundled_models()
+    if name_or_path in bundled:
+        return bundled[name_or_path]
+    raise UsageError(f"unknown model '{name_or_path}'", did_you_mean(name_or_path, bundled)
+                     or f"bundled models: {', '.join(bundled)}")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The JSON Schema every model must satisfy."""
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def load_model(name_or_path: str | Path, options: dict[str, str] | None = None) -> Model:
+    """Load, validate and compile a model with the given option values (strings are parsed)."""
+    path = resolve(str(name_or_path))
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ModelError(f"cannot read the model: {exc}", Pos(str(path), 1, 1)) from None
+    return load_source(source, _display(path), options)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def load_source(source: str, file: str, options: dict[str, str] | None = None) -> Model:
+    """Load a model from YAML text; `file` names it in error messages."""
+    data = load_yaml(source, file)
+    if not isinstance(data, Node):
+        raise ModelError("a model must be a mapping of keys to values", getattr(data, "pos", Pos(file, 1, 1)))
+    errors = _schema_errors(data, file)
+    if errors:
+        raise ErrorList(errors)
+    return _Builder(data, file, source, options or {}).build()
+
+
+# schema ---------------------------------------------------------------------
+
+def _schema_errors(data: Node, file: str) -> list[RulebookError]:
+    validator = jsonschema.Draft202012Validator(schema())
+    found: list[RulebookError] = []
+    seen: set[tuple] = set()
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        best = _deepest(err)
+        path = list(best.absolute_path)
+        message, pos = _humanize(best, data, path)
+        key = (pos.line if pos else 0, pos.col if pos else 0)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(ModelError(message[0], pos or Pos(file, 1, 1), message[1]))
+    found.sort(key=lambda e: (e.pos.line, e.pos.col))
+    return found
+
+
+def _deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """For oneOf/anyOf failures, the most specific underlying error."""
+    if err.context:
+        return max(err.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
+    return err
+
+
+def _where(path: list) -> str:
+    return ".".join(str(p) for p in path) or "the model"
+
+
+def _humanize(err, data, path) -> tuple[tuple[str, str | None], Pos | None]:
+    where = _where(path)
+    pos = position_of(data, path)
+    if err.validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        if extra and isinstance(err.instance, dict):
+            name = extra[0]
+            pos = key_position(data, path, name) or pos
+            allowed = list(err.schema.get("properties", {}))
+            if set(allowed) <= set(LANGUAGES) | {"en"} and allowed:
+                return (f"unknown language '{name}' in {where} (rulebook speaks en, de and nl)", None), pos
+            return (f"unknown key '{name}' in {where}", did_you_mean(name, allowed)), pos
+    if err.validator == "required":
+        missing = re.search(r"'([^']+)' is a required property", err.message)
+        name = missing.group(1) if missing else "?"
+        if name in LANGUAGES:
+            return (f"missing translation '{name}' in {where}", None), pos
+        if name == "times":
+            return (f"repeat '{err.instance.get('id', '?')}' has no bound: add 'times' so the loop ends", None), pos
+        return (f"{where} needs '{name}'", None), pos
+    if err.validator == "enum":
+        choices = [str(c) for c in err.schema["enum"]]
+        return (f"{where} cannot be {err.instance!r}; choose one of {', '.join(choices)}",
+                did_you_mean(str(err.instance), choices)), pos
+    if err.validator == "type":
+        want = err.schema["type"]
+        want = " or ".join(want) if isinstance(want, list) else want
+        words = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number", "boolean": "true or false"}
+        want = " or ".join(words.get(w, w) for w in want.split(" or "))
+        return (f"{where} must be {want}, not {_kind(err.instance)}", None), pos
+    if err.validator == "pattern":
+        return (f"{where}: '{err.instance}' is not a valid identifier (lowercase letters, digits and _; starts with a letter)", None), pos
+    if err.validator in ("minimum", "maximum"):
+        return (f"{where} must be {'at least' if err.validator == 'minimum' else 'at most'} {err.validator_value}", None), pos
+    if err.validator in ("minItems", "minLength", "minProperties"):
+        return (f"{where} must not be empty", None), pos
+    if err.validator == "const":
+        return (f"{where} must be {err.validator_value}", None), pos
+    return (f"{where}: {err.message}", None), pos
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing"
+
+
+# semantics ------------------------------------------------------------------
+
+class _Builder:
+    """Turns schema-valid data into a Model, collecting every problem it finds."""
+
+    def __init__(self, data: Node, file: str, source: str, chosen: dict[str, str]):
+        self.data, self.file, self.source, self.chosen = data, file, source, chosen
+        self.errors: list[RulebookError] = []
+
+    def fail(self, message: str, pos: Pos | None, hint: str | None = None) -> None:
+        self.errors.append(ModelError(message, pos or self.data.pos, hint))
+
+    def build(self) -> Model:
+        d = self.data
+        options = self._options()
+        values = self._option_values(options)
+        sections = self._sections()
+        if d["players"]["min"] > d["players"]["max"]:
+            self.fail("players.min is larger than players.max", d["players"].value_pos["min"])
+        scope = Scope(d["dice"]["count"], d["dice"]["faces"], {s.id: s.boxes for s in sections}, values,
+                      dict(d.get("define", {})))
+        scope.option_choices = {o.id: list(o.choices) for o in options.values() if o.choices}
+        self.compiler = Compiler(scope)
+        self.options, self.values = options, values
+        self._check_names(sections)
+        boxes = self._boxes(sections)
+        bonuses = self._bonuses(sections)
+        flow = self._step(d["flow"], ["flow"])
+        self._check_flow(flow)
+        definitions = {}
+        for name in d.get("define", {}):
+            c = self._compile(d["define"][name], ("number", "bool", "list", "box", "boxes", "string", "section"),
+                              ALL_DEPS, f"definition '{name}'", d["define"].value_pos[name])
+            if c:
+                definitions[name] = c
+        end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
+        if self.errors:
+            raise ErrorList(sorted(self.errors, key=lambda e: (e.pos.line, e.pos.col)))
+        return Model(
+            id=str(d["id"]), name=self._text(d["name"]), tagline=self._opt_text(d, "tagline"),
+            objective=self._opt_text(d, "objective"), min_players=d["players"]["min"],
+            max_players=d["players"]["max"], n_dice=d["dice"]["count"], faces=d["dice"]["faces"],
+            winner=str(d.get("winner", "highest_total")), options=options, option_values=values,
+            sections=tuple(sections), boxes=boxes, bonuses=tuple(bonuses), flow=flow, end_if=end_if,
+            path=self.file, source=self.source, hash=hashlib.sha256(self.source.encode()).hexdigest()[:16],
+            definitions=definitions,
+        )
+
+    # texts ---------------------------------------------------------------
+    def _text(self, node) -> dict[str, str]:
+        return {lang: str(node[lang]) for lang in LANGUAGES}
+
+    def _opt_text(self, d, key):
+        return self._text(d[key]) if key in d else None
+
+    def _variant(self, node, where: list) -> dict[str, str]:
+        """A text, picked by an option value if it varies, with {expression} filled in."""
+        if "by_option" in node:
+            opt = str(node["by_option"])
+            if opt not in self.options:
+                self.fail(f"unknown option '{opt}'", node.value_pos["by_option"], did_you_mean(opt, self.options))
+                return {lang: "" for lang in LANGUAGES}
+            choices = self.options[opt].choices or {}
+            for c in choices:
+                if c not in node["cases"]:
+                    self.fail(f"no text for {opt}={c}", node.value_pos["cases"])
+            for c in node["cases"]:
+                if c not in choices:
+                    self.fail(f"option '{opt}' has no value '{c}'", node["cases"].key_pos[c], did_you_mean(c, choices))
+            node = node["cases"].get(str(self.values[opt]))
+            if node is None:
+                return {lang: "" for lang in LANGUAGES}
+        return {lang: self._fill(node[lang]) for lang in LANGUAGES}
+
+    def _fill(self, text: Text) -> str:
+        def repl(match: re.Match) -> str:
+            sub = Text(match.group(1))
+            sub.pos, sub.raw = text.at(match.start(1)), match.group(1)
+            c = self._compile(sub, ("number", "string", "bool"), set(), "a value in a text")
+            return str(c(Context())) if c else "?"
+        return re.sub(r"\{([^{}]+)\}", repl, str(text))
+
+    # options -------------------------------------------------------------
+    def _options(self) -> dict[str, Option]:
+        out = {}
+        for oid, o in self.data.get("options", {}).items():
+            default, choices = o["default"], o.get("choices")
+            if isinstance(default, float):
+                self.fail(f"option '{oid}' must default to a word, a whole number or true/false", o.value_pos["default"])
+            if choices is not None and str(default) not in choices:
+                self.fail(f"the default '{default}' of option '{oid}' is not one of its choices",
+                          o.value_pos["default"], did_you_mean(str(default), choices))
+            if isinstance(default, str) and choices is None:
+                self.fail(f"option '{oid}' takes words, so it needs 'choices'", o.pos)
+            out[oid] = Option(oid, self._text(o["name"]), self._opt_text(o, "description"), default,
+                              {k: self._text(v) for k, v in choices.items()} if choices else None,
+                              o.get("min"), o.get("max"))
+        return out
+
+    def _option_values(self, options: dict[str, Option]) -> dict[str, Any]:
+        values = {k: o.default for k, o in options.items()}
+        for key, raw in self.chosen.items():
+            if key not in options:
+                raise UsageError(f"unknown option '{key}'", did_you_mean(key, options)
+                                 or (f"options: {', '.join(options)}" if options else "this game has no options"))
+            values[key] = parse_option_value(options[key], raw)
+        return values
+
+    # sheet ---------------------------------------------------------------
+    def _sections(self) -> list[Section]:
+        out = []
+        for s in self.data["sections"]:
+            out.append(Section(str(s["id"]), self._text(s["name"]), tuple(str(b["id"]) for b in s["boxes"])))
+        return out
+
+    def _check_names(self, sections: list[Section]) -> None:
+        seen: dict[str, str] = {}
+
+        def claim(name: str, what: str, pos: Pos) -> None:
+            if name in seen:
+                self.fail(f"{what} '{name}' has the same name as the {seen[name]}", pos)
+            else:
+                seen[name] = f"{what} '{name}'"
+
+        from .dsl.builtins import FUNCTIONS, VARIABLES
+        for name in list(VARIABLES) + ["option"]:
+            seen[name] = f"built-in name '{name}'"
+        for name in FUNCTIONS:
+            seen[name] = f"built-in function '{name}'"
+        for s in self.data["sections"]:
+            claim(str(s["id"]), "section", s.value_pos["id"])
+            for b in s["boxes"]:
+                claim(str(b["id"]), "box", b.value_pos["id"])
+        for name in self.data.get("define", {}):
+            claim(name, "definition", self.data["define"].key_pos[name])
+
+    def _compile(self, text, expect, allowed: set[str], what: str, pos: Pos | None = None) -> Compiled | None:
+        if not isinstance(text, Text):  # a bare number or true/false in YAML
+            t = Text(str(text).lower() if isinstance(text, bool) else str(text))
+            t.pos, t.raw = pos or self.data.pos, str(t)
+            text = t
+        try:
+            return self.compiler.compile(text, expect, allowed, what)
+        except RulebookError as exc:
+            self.errors.append(exc)
+            return None
+
+    def _boxes(self, sections) -> dict[str, Box]:
+        out = {}
+        n, faces = self.data["dice"]["count"], self.data["dice"]["faces"]
+        for s in self.data["sections"]:
+            for b in s["boxes"]:
+                score = self._compile(b["score"], "number", ALL_DEPS, f"the score of box '{b['id']}'",
+                                      b.value_pos["score"])
+                example = tuple(b["example"]) if "example" in b else None
+                if example is not None and (len(example) != n or any(not 1 <= x <= faces for x in example)):
+                    self.fail(f"an example needs {n} dice with faces 1 to {faces}", b.value_pos["example"])
+                out[str(b["id"])] = Box(str(b["id"]), str(s["id"]), self._text(b["name"]),
+                                        self._variant(b["rule"], []), score, example, b.pos)
+        return out
+
+    def _bonuses(self, sections) -> list[Bonus]:
+        out, ids = [], set()
+        section_ids = [s.id for s in sections]
+        for b in self.data.get("bonuses", []):
+            bid = str(b["id"])
+            if bid in ids:
+                self.fail(f"two bonuses are called '{bid}'", b.value_pos["id"])
+            ids.add(bid)
+            if "section" in b and b["section"] not in section_ids:
+                self.fail(f"unknown section '{b['section']}'", b.value_pos["section"], did_you_mean(str(b["section"]), section_ids))
+            allowed = {"sheet"} if b["when"] == "end" else ALL_DEPS
+            points = self._compile(b["points"], "number", allowed, f"the points of bonus '{bid}'", b.value_pos["points"])
+            progress = None
+            if "progress" in b:
+                v = self._compile(b["progress"]["value"], "number", {"sheet"}, "a progress value")
+                g = self._compile(b["progress"]["goal"], "number", {"sheet"}, "a progress goal")
+                progress = (v, g) if v and g else None
+            out.append(Bonus(bid, self._text(b["name"]), str(b["section"]) if "section" in b else None,
+                             str(b["when"]), points, self._variant(b["rule"], []), progress))
+        return out
+
+    # flow ----------------------------------------------------------------
+    def _step(self, node: Node, where: list) -> Step:
+        kind = str(node["kind"])
+        times = None
+        if kind == "repeat":
+            c = self._compile(node["times"], "number", set(), f"the 'times' of step '{node['id']}'",
+                              node.value_pos["times"])
+            times = c(Context()) if c else 1
+            if c and not 1 <= times <= MAX_REPEAT:
+                self.fail(f"repeat '{node['id']}' must run 1 to {MAX_REPEAT} times, not {times}", node.value_pos["times"])
+                times = 1
+        elif "times" in node:
+            self.fail(f"only a repeat step has 'times' (this is a {kind} step)", node.key_pos["times"])
+        if kind not in ("repeat", "each_player") and "steps" in node:
+            self.fail(f"a {kind} step cannot contain steps", node.key_pos["steps"])
+        allowed = None
+        if kind == "write" and "allowed" in node:
+            allowed = self._compile(node["allowed"], "bool", ALL_DEPS, "a write rule", node.value_pos["allowed"])
+        for key, owner in (("dice", "roll"), ("can_stop", "keep"), ("allowed", "write"), ("rule", "write")):
+            if key in node and kind != owner:
+                self.fail(f"'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key])
+        children = tuple(self._step(s, where + ["steps", i]) for i, s in enumerate(node.get("steps", [])))
+        return Step(str(node["id"]), kind, self._text(node["name"]), children, times,
+                    str(node["dice"]) if "dice" in node else None, bool(node.get("can_stop", False)),
+                    allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos)
+
+    def _check_flow(self, flow: Step) -> None:
+        seen: dict[str, Step] = {}
+        for s in flow.walk():
+            if s.id in seen:
+                self.fail(f"two steps are called '{s.id}'", s.pos)
+            seen[s.id] = s
+        kinds = [s.kind for s in flow.walk()]
+        if "write" not in kinds:
+            self.fail("the flow never writes into a box, so the game cannot progress", flow.pos)
+        if kinds.count("each_player") != 1:
+            self.fail("the flow needs exactly one each_player step (whose turn it is)", flow.pos)
+        self._check_order(flow, rolled=False, inside_player=False)
+
+    def _check_order(self, step: Step, rolled: bool, inside_player: bool) -> bool:
+        """Dice must be rolled before they are kept or written; decisions need a player."""
+        if step.kind == "roll":
+            if step.dice == "unkept" and not rolled:
+                self.fail(f"step '{step.id}' rolls the unkept dice before any dice were rolled", step.pos)
+            return True
+        if step.kind in ("keep", "write"):
+            if not inside_player:
+                self.fail(f"step '{step.id}' is a player's decision outside the each_player step", step.pos)
+            if not rolled:
+                self.fail(f"step '{step.id}' uses the dice before they are rolled", step.pos)
+            return rolled
+        inner = inside_player or step.kind == "each_player"
+        for child in step.steps:
+            rolled = self._check_order(child, rolled, inner)
+        return rolled
+
+
+def parse_option_value(option: Option, raw: Any) -> Any:
+    """An option value from the command line (a string) or a save file, checked against the option."""
+    if option.type == "bool":
+        if isinstance(raw, bool):
+            return raw
+        if str(raw).lower() in ("true", "yes", "on", "1"):
+            return True
+        if str(raw).lower() in ("false", "no", "off", "0"):
+            return False
+        raise UsageError(f"option '{option.id}' is true or false, not '{raw}'")
+    if option.type == "number":
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise UsageError(f"option '{option.id}' takes a whole number, not '{raw}'") from None
+        if (option.min is not None and value < option.min) or (option.max is not None and value > option.max):
+            raise UsageError(f"option '{option.id}' must be between {option.min} and {option.max}, not {value}")
+        return value
+    choices = option.choices or {}
+    if str(raw) not in choices:
+        raise UsageError(f"option '{option.id}' cannot be '{raw}'; choose one of {', '.join(choices)}",
+                         did_you_mean(str(raw), choices))
+    return str(raw)

@@ -1,0 +1,82 @@
+"""The `rulebook` command: one sub-command per module, errors as one line and exit code 2."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..interpreter.errors import RulebookError
+
+# command -> (module, one-line help)
+COMMANDS = {
+    "check": ("check", "validate models: YAML, schema, expressions, names, translations"),
+    "score": ("score", "which boxes may take a roll, and what each scores"),
+    "play": ("play", "play a game in the terminal (humans and computer players)"),
+    "replay": ("replay", "re-run a game log and print the final sheets"),
+    "solve": ("solve", "compute optimal solitaire play and its expected score"),
+    "simulate": ("simulate", "play many games with bots and report statistics"),
+    "diagram": ("diagram", "draw the rule diagram of a model"),
+    "pages": ("pages", "write localized rule pages"),
+    "new": ("new", "copy a bundled model to a file, ready to edit"),
+    "serve": ("serve", "play in the browser"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, like every other error
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rulebook", description="Declarative dice games: check, play, solve and document them.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        try:
+            mod = importlib.import_module(f"{__package__}.cmd_{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.endswith(f"cmd_{module}"):
+                continue  # not built yet
+            raise
+        p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().splitlines()[0])
+        mod.add_arguments(p)
+        p.set_defaults(run=mod.run)
+    return parser
+
+
+def add_option_argument(p: argparse.ArgumentParser) -> None:
+    """The --option name=value flag shared by every command that loads a model."""
+    p.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
+                   help="choose a rule variant (repeatable)")
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    from ..interpreter.errors import UsageError
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option needs NAME=VALUE, not '{pair}'")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args) or 0
+    except RulebookError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("rulebook: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

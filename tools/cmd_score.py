@@ -1,0 +1,69 @@
+"""Which boxes may take a roll given a score sheet, and what each scores."""
+from __future__ import annotations
+
+import json
+
+from ..interpreter.errors import UsageError, did_you_mean
+from ..interpreter.loader import load_model
+from ..interpreter.scoring import Scorer
+from .cli import add_option_argument, parse_options
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--dice", required=True, help="the roll, e.g. 2,2,4,3,4")
+    p.add_argument("--sheet", default="{}", help='filled boxes and their points, e.g. \'{"yahtzee": 50}\'')
+    p.add_argument("--roll-number", type=int, default=1, help="which roll of the turn this is (default 1)")
+    p.add_argument("--lang", default=None, help="language of box names: en, de or nl")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_option_argument(p)
+
+
+def parse_dice(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--dice needs whole numbers such as 2,2,4,3,4, not '{text}'") from None
+
+
+def parse_sheet(text: str, model) -> dict[str, int]:
+    try:
+        sheet = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--sheet is not valid JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(sheet, dict):
+        raise UsageError("--sheet must be a JSON object of box names and points")
+    for box, points in sheet.items():
+        if box not in model.boxes:
+            raise UsageError(f"--sheet: unknown box '{box}'", did_you_mean(box, model.boxes))
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise UsageError(f"--sheet: the points of '{box}' must be a whole number")
+    return sheet
+
+
+def run(args) -> int:
+    from .i18n import pick_language
+    model = load_model(args.model, parse_options(args.option))
+    dice = parse_dice(args.dice)
+    sheet = parse_sheet(args.sheet, model)
+    for d in dice:
+        if not 1 <= d <= model.faces:
+            raise UsageError(f"--dice: {d} is not a face of a {model.faces}-sided die")
+    choices = Scorer(model).choices(dice, sheet, args.roll_number)
+    if args.json:
+        print(json.dumps({"dice": dice, "options": [
+            {"box": c.box, "points": c.points, "bonus": c.bonus} for c in choices]}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    lang = pick_language(args.lang)
+    table = Table(title=f"{model.name[lang]}: {' '.join(map(str, dice))}")
+    table.add_column("box")
+    table.add_column("points", justify="right")
+    table.add_column("bonus", justify="right")
+    for c in choices:
+        table.add_row(model.boxes[c.box].name[lang], str(c.points), str(c.bonus) if c.bonus else "")
+    if not choices:
+        table.add_row("(no open box may take these dice)", "", "")
+    Console().print(table)
+    return 0
