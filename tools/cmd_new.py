@@ -1,0 +1,69 @@
+"""Copy a bundled model to a file of your own, ready to edit and check."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..interpreter.errors import RulebookError, UsageError
+from ..interpreter.loader import SCHEMA_PATH, load_source, resolve
+
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", metavar="MODEL", help="a bundled model's name (or a model file) to copy")
+    p.add_argument("path", metavar="PATH", help="the new model file, e.g. my-game.yaml")
+    p.add_argument("--id", default=None, help="the copy's id (default: from the file name)")
+    p.add_argument("--force", action="store_true", help="overwrite PATH if it exists")
+
+
+def id_from_path(path: Path) -> str:
+    """`my-game.yaml` → `my_game`: lowercase letters, digits and _, starting with a letter."""
+    stem = re.sub(r"[^a-z0-9_]+", "_", path.stem.lower()).strip("_")
+    if not ID_PATTERN.match(stem):
+        raise UsageError(f"cannot make a model id from the file name '{path.name}'",
+                         "choose one with --id, e.g. --id my_game")
+    return stem
+
+
+def copy_text(source: str, new_id: str, schema: Path = SCHEMA_PATH) -> str:
+    """The model text with its top-level id replaced and the editor's schema link made absolute.
+
+    Everything else (comments, order, layout) stays as it was, so the copy reads like the original.
+    """
+    text, n = re.subn(r"(?m)^id:[ \t]*\S+[ \t]*$", f"id: {new_id}", source, count=1)
+    if n != 1:
+        raise UsageError("the model has no top-level 'id:' line to rename")
+    link = f"# yaml-language-server: $schema={schema.resolve().as_uri()}"
+    text, n = re.subn(r"(?m)^#\s*yaml-language-server:\s*\$schema=.*$", link, text, count=1)
+    if n == 0:
+        text = link + "\n" + text
+    return text
+
+
+def run(args) -> int:
+    source_path = resolve(args.model)
+    dest = Path(args.path)
+    if dest.suffix not in (".yaml", ".yml"):
+        raise UsageError(f"the new model file should end in .yaml, not '{dest.name}'")
+    if dest.exists() and not args.force:
+        raise UsageError(f"{dest} already exists", "choose another name, or overwrite it with --force")
+    if dest.is_dir():
+        raise UsageError(f"{dest} is a folder")
+    new_id = args.id or id_from_path(dest)
+    if not ID_PATTERN.match(new_id):
+        raise UsageError(f"--id: '{new_id}' is not a valid id (lowercase letters, digits and _; starts with a letter)")
+    text = copy_text(source_path.read_text(encoding="utf-8"), new_id)
+    try:
+        load_source(text, str(dest))  # the copy must load exactly like the original
+    except RulebookError as exc:
+        raise UsageError(f"the copy of {args.model} does not load: {exc.message}") from None
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {dest}: {exc.strerror or exc}") from None
+    print(f"wrote {dest} (a copy of {source_path.stem}, id {new_id})")
+    print(f"edit it, then check it with:  rulebook check {dest}")
+    print(f"and write its rule pages:     rulebook pages {dest} -o site")
+    return 0
