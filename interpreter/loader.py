@@ -227,14 +227,20 @@ class _Builder:
             if opt not in self.options:
                 self.fail(f"unknown option '{opt}'", node.value_pos["by_option"], did_you_mean(opt, self.options))
                 return {lang: "" for lang in LANGUAGES}
-            choices = self.options[opt].choices or {}
+            option = self.options[opt]
+            if option.type == "number":
+                self.fail(f"texts cannot vary by the number option '{opt}'; use {{option.{opt}}} in the text",
+                          node.value_pos["by_option"])
+                return {lang: "" for lang in LANGUAGES}
+            choices = option.choices or {"true": None, "false": None}  # a true/false option
             for c in choices:
                 if c not in node["cases"]:
                     self.fail(f"no text for {opt}={c}", node.value_pos["cases"])
             for c in node["cases"]:
                 if c not in choices:
                     self.fail(f"option '{opt}' has no value '{c}'", node["cases"].key_pos[c], did_you_mean(c, choices))
-            node = node["cases"].get(str(self.values[opt]))
+            value = self.values[opt]
+            node = node["cases"].get(str(value).lower() if isinstance(value, bool) else str(value))
             if node is None:
                 return {lang: "" for lang in LANGUAGES}
         return {lang: self._fill(node[lang]) for lang in LANGUAGES}
