@@ -52,8 +52,8 @@ PURE: list[Builtin] = [
 ]
 
 SHEET: list[Builtin] = [
-    Builtin("filled", ("box",), "bool", lambda ctx, b: b in ctx.sheet, "Whether the player has written into a box.", "filled(chance)", sheet=True),
-    Builtin("value", ("box",), "number", lambda ctx, b: ctx.sheet.get(b, 0), "The points written in a box; 0 while it is open.", "value(chance)", sheet=True),
+    Builtin("filled", ("box",), "bool", None, "Whether the player has written into a box.", "filled(chance)", sheet=True),
+    Builtin("value", ("box",), "number", None, "The points written in a box; 0 while it is open.", "value(chance)", sheet=True),
     Builtin("total", ("section",), "number", None, "The sum of the points written in a section's boxes.", "total(upper)", sheet=True),
     Builtin("open_count", ("section",), "number", None, "How many boxes of a section are still open.", "open_count(lower)", sheet=True),
     Builtin("boxes", ("section",), "boxes", None, "The boxes of a section in sheet order; index from 0.", "boxes(upper)[dice[0] - 1]"),

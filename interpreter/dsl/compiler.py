@@ -18,6 +18,33 @@ from .parser import ParseError, parse
 Fn = Callable[["Context"], Any]
 
 
+class SheetView:
+    """The score sheet as expressions see it: filled boxes and their points.
+
+    Expressions read the sheet only through these four methods, so a solver can hand in an
+    abstract sheet instead (see solver.py).
+    """
+
+    __slots__ = ("points",)
+
+    def __init__(self, points: dict[str, int]):
+        self.points = points
+
+    def filled(self, box: str) -> bool:
+        return box in self.points
+
+    def value(self, box: str) -> int:
+        return self.points.get(box, 0)
+
+    def total(self, section: str, boxes: tuple[str, ...]) -> int:
+        p = self.points
+        return sum(p.get(b, 0) for b in boxes)
+
+    def open_count(self, section: str, boxes: tuple[str, ...]) -> int:
+        p = self.points
+        return sum(1 for b in boxes if b not in p)
+
+
 class Context:
     """What an expression can see while it is evaluated."""
 
@@ -25,7 +52,7 @@ class Context:
 
     def __init__(self, dice=(), index=0, counts=(), sheet=None, target=None, roll_number=0):
         self.dice, self.index, self.counts = dice, index, counts
-        self.sheet = sheet if sheet is not None else {}
+        self.sheet = SheetView(sheet if sheet is not None else {}) if not hasattr(sheet, "filled") else sheet
         self.target, self.roll_number = target, roll_number
 
 
@@ -377,17 +404,20 @@ class Compiler:
             return lambda ctx: tuple(face for face, c in enumerate(ctx.counts, 1) if c >= n(ctx))
         if name == "total":
             (s,) = fns
-            return lambda ctx: sum(ctx.sheet.get(b, 0) for b in sections[s(ctx)])
+            return lambda ctx: ctx.sheet.total(s(ctx), sections[s(ctx)])
         if name == "open_count":
             (s,) = fns
-            return lambda ctx: sum(1 for b in sections[s(ctx)] if b not in ctx.sheet)
+            return lambda ctx: ctx.sheet.open_count(s(ctx), sections[s(ctx)])
+        if name == "filled":
+            (b,) = fns
+            return lambda ctx: ctx.sheet.filled(b(ctx))
+        if name == "value":
+            (b,) = fns
+            return lambda ctx: ctx.sheet.value(b(ctx))
         if name == "boxes":
             (s,) = fns
             return lambda ctx: sections[s(ctx)]
         impl = spec.fn
-        if spec.sheet:
-            (b,) = fns
-            return lambda ctx: impl(ctx, b(ctx))
         if len(fns) == 1:
             (x,) = fns
             return lambda ctx: impl(x(ctx))

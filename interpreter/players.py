@@ -1,0 +1,126 @@
+"""Computer players. Each is `choose(state) -> Action`; humans live in the user interfaces.
+
+- `random`: a uniformly random legal action.
+- `greedy`: maximizes the points (plus bonus) written this turn, planning its keeps exactly.
+- `optimal`: maximizes the expected final score, from the solver's table (see solver.py).
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol
+
+import numpy as np
+
+from .actions import Action, Keep, Stop, Write
+from .errors import UsageError
+from .state import GameState
+from .turn import turn_tables
+
+
+class Player(Protocol):
+    def choose(self, state: GameState) -> Action: ...
+
+
+class RandomBot:
+    """Picks any legal action with equal chance."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def choose(self, state: GameState) -> Action:
+        return self.rng.choice(state.legal_actions())
+
+
+WriteValue = Callable[[GameState, np.ndarray], np.ndarray]
+
+
+class PlannerBot:
+    """Plans each turn exactly: keeps maximize the expected value of the final write.
+
+    `box_value(state, points_plus_bonus, box)` says what writing a box is worth; the greedy bot
+    counts only this turn's points, the optimal bot adds the value of the sheet that results.
+    """
+
+    def __init__(self):
+        self._plan_key = None
+        self._layers = None
+
+    # subclasses give the value of writing each box for every possible final roll
+    def write_table(self, state: GameState) -> tuple[list[str], np.ndarray]:
+        """(open boxes, values (B, R)) with -inf where a box may not take a roll."""
+        raise NotImplementedError
+
+    def _plan(self, state: GameState):
+        key = (id(state), state.player, tuple(sorted(state.sheets[state.player].items())))
+        if key != self._plan_key:
+            boxes, table = self.write_table(state)
+            self._boxes, self._table = boxes, table
+            best = table.max(axis=0)
+            tt = turn_tables(state.model.n_dice, state.model.faces)
+            self._layers = tt.layers(best[None, :], 8)
+            self._plan_key = key
+        return self._layers
+
+    def keep_values(self, state: GameState) -> dict[tuple[int, ...], float]:
+        """The expected value of each keep of the current dice (only at a keep step)."""
+        layers = self._plan(state)
+        tt = turn_tables(state.model.n_dice, state.model.faces)
+        left = min(state.rolls_left(), len(layers) - 1)
+        Kv = layers[left][0][0]
+        from .dice import sub_multisets
+        return {k: float(Kv[tt.keep_index[k]]) for k in sub_multisets(state.dice)}
+
+    def write_values(self, state: GameState) -> dict[str, float]:
+        """The value of each legal box for the current dice (only at a write step)."""
+        self._plan(state)
+        tt = turn_tables(state.model.n_dice, state.model.faces)
+        r = tt.roll_index[state.dice]
+        return {b: float(self._table[i, r]) for i, b in enumerate(self._boxes) if np.isfinite(self._table[i, r])}
+
+    def choose(self, state: GameState) -> Action:
+        step = state.step()
+        if step.kind == "write":
+            values = self.write_values(state)
+            return Write(max(values, key=lambda b: (values[b], -list(state.model.boxes).index(b))))
+        values = self.keep_values(state)
+        best = max(values, key=lambda k: (values[k], len(k)))
+        if len(best) == len(state.dice) and step.can_stop:
+            return Stop()
+        return Keep(best)
+
+
+class GreedyBot(PlannerBot):
+    """Maximizes this turn's points and bonus; the future sheet does not count."""
+
+    def write_table(self, state: GameState):
+        return immediate_table(state)
+
+
+def immediate_table(state: GameState) -> tuple[list[str], np.ndarray]:
+    """For every open box and every final roll: points + write bonus, or -inf if not allowed."""
+    model = state.model
+    tt = turn_tables(model.n_dice, model.faces)
+    sheet = state.sheets[state.player]
+    scorer = state.scorer
+    step = next(s for s in model.flow.walk() if s.kind == "write")
+    open_boxes = [b for b in model.boxes if b not in sheet]
+    table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
+    for r, dice in enumerate(tt.rolls):
+        for c in scorer.choices(dice, sheet, state.roll_number or 1, step):
+            table[open_boxes.index(c.box), r] = c.points + c.bonus
+    return open_boxes, table
+
+
+BOTS = {"random", "greedy", "optimal"}
+
+
+def make_bot(kind: str, model, rng: random.Random, options=None):
+    """A computer player by name."""
+    if kind == "random":
+        return RandomBot(rng)
+    if kind == "greedy":
+        return GreedyBot()
+    if kind == "optimal":
+        from .solver import OptimalBot
+        return OptimalBot(model)
+    raise UsageError(f"unknown player kind '{kind}'", f"choose human, {', '.join(sorted(BOTS))}")

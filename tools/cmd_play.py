@@ -1,0 +1,120 @@
+"""Play a game in the terminal: humans, random, greedy and optimal computer players."""
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+from ..interpreter.errors import IllegalActionError, Pos, SaveFileError, UsageError
+from ..interpreter.game import Game, parse_players
+from ..interpreter.loader import load_model
+from .cli import add_option_argument, parse_options
+from .i18n import pick_language
+from .moves import parse_move
+from .terminal import View
+
+DEFAULT_PLAYERS = "you:human,cpu:optimal"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", nargs="?", default="yahtzee", metavar="MODEL", help="default: yahtzee")
+    p.add_argument("--players", default=None, help=f'e.g. "Ann:human,Bob:human,cpu:greedy" (default "{DEFAULT_PLAYERS}")')
+    p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
+    p.add_argument("--lang", default=None, help="en, de or nl (default: from the locale)")
+    p.add_argument("--log", type=Path, default=None, help="write every roll and move to this JSON Lines file")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--save", type=Path, default=None, help="keep the position in this file after every move")
+    group.add_argument("--resume", type=Path, default=None, help="continue a game saved with --save")
+    add_option_argument(p)
+
+
+def run(args) -> int:
+    lang = pick_language(args.lang)
+    view = View(lang)
+    if args.resume:
+        if args.players or args.option or args.seed is not None:
+            raise UsageError("--resume continues a saved game as it was; leave out --players, --option and --seed")
+        game = Game.resume(args.resume)
+        game.save_path = args.resume
+        if args.log:
+            game.start_log(args.log)
+    else:
+        model = load_model(args.model, parse_options(args.option))
+        seats = parse_players(args.players or DEFAULT_PLAYERS)
+        if not model.min_players <= len(seats) <= model.max_players:
+            raise UsageError(f"{model.name[lang]} is for {model.min_players} to {model.max_players} players, not {len(seats)}")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        _refuse_overwrite(args.log, "--log")
+        game = Game(model, seats, seed)
+        if args.log:
+            game.start_log(args.log)
+        if args.save:
+            game.save_path = args.save
+            game.save(args.save)
+    game.listeners.append(view.event)
+    interactive = sys.stdin.isatty()
+    return _loop(game, view, interactive, lang)
+
+
+def _refuse_overwrite(path: Path | None, flag: str) -> None:
+    if path is not None and path.exists() and path.stat().st_size > 0:
+        raise UsageError(f"{flag} {path} exists already; choose another file (nothing was overwritten)")
+
+
+def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
+    line_no = 0
+    while True:
+        for _ in game.run_bots():
+            pass
+        if game.state.is_terminal():
+            view.final(game.state)
+            return 0
+        if interactive:
+            view.board(game.state)
+        prompt = view._("{player}, your move (help for help): ", player=game.state.players[game.state.player])
+        try:
+            text = input(prompt) if interactive else sys.stdin.readline()
+        except EOFError:
+            text = ""
+        if not interactive and text == "":
+            kept = f"; the position is saved in {game.save_path}" if game.save_path else ""
+            raise SaveFileError(f"the input ended before the game did{kept}", Pos("stdin", line_no + 1, 1))
+        line_no += 1
+        if not interactive and (not text.strip() or text.lstrip().startswith("#")):
+            continue
+        try:
+            move = parse_move(text, game.state, lang)
+            if move == "help":
+                view.console.print(view._(HELP))
+                continue
+            if move == "sheet":
+                view.board(game.state)
+                continue
+            if move == "hint":
+                _hint(game, view)
+                continue
+            if move == "quit":
+                if game.save_path:
+                    game.save(game.save_path)
+                    view.console.print(view._("Saved in {path}.", path=game.save_path))
+                return 0
+            game.apply(move)
+        except IllegalActionError as exc:
+            if not interactive:
+                raise IllegalActionError(exc.message, Pos("stdin", line_no, 1), exc.hint) from None
+            view.console.print(f"[red]{exc}[/red]")
+
+
+def _hint(game: Game, view: View) -> None:
+    from .hint import hint_lines
+    for line in hint_lines(game.state, view):
+        view.console.print(line)
+
+
+HELP = """Moves:
+  keep 2 2 4    keep these faces and roll the other dice (also: k 2 2 4)
+  pos 1 2 5     keep the dice at these positions (also: p 125)
+  roll          roll all dice again;  stop   stop rolling and write
+  write fours   write the dice into a box, by name or by its number on the sheet (also: w 4)
+  hint          what the best computer player would do;  sheet  show the board;  quit  stop playing"""

@@ -1,0 +1,39 @@
+"""`hint` while playing: what the strongest available computer player would do, and why."""
+from __future__ import annotations
+
+from ..interpreter.players import GreedyBot, PlannerBot
+from ..interpreter.state import GameState
+
+
+def hint_bot(state: GameState) -> tuple[PlannerBot, bool]:
+    """The optimal bot where the model can be solved, else the greedy one; (bot, is_optimal)."""
+    from ..interpreter.errors import RulebookError
+    try:
+        from ..interpreter.solver import OptimalBot
+        return OptimalBot(state.model), True
+    except (ImportError, RulebookError):
+        return GreedyBot(), False
+
+
+def hint_lines(state: GameState, view, top: int = 3) -> list[str]:
+    bot, optimal = hint_bot(state)
+    step = state.step()
+    base = sum(state.sheets[state.player].values()) + sum(state.awards[state.player].values()) if optimal else 0
+    if step.kind == "write":
+        values = bot.write_values(state)
+        ranked = sorted(values.items(), key=lambda kv: -kv[1])[:top]
+        labels = [(view.box_name(state, b), v) for b, v in ranked]
+    else:
+        values = bot.keep_values(state)
+        ranked = sorted(values.items(), key=lambda kv: (-kv[1], -len(kv[0])))[:top]
+        labels = []
+        for k, v in ranked:
+            if len(k) == len(state.dice):
+                labels.append((view._("stop"), v))
+            else:
+                labels.append((view._("keep {dice}", dice=" ".join(map(str, k)) or "–"), v))
+    what = view._("expected final score") if optimal else view._("expected points this turn")
+    lines = [view._("Hint ({what}):", what=what)]
+    for label, v in labels:
+        lines.append(f"  {label:<24} {base + v:8.2f}")
+    return lines
