@@ -82,9 +82,18 @@ def load_source(source: str, file: str, options: dict[str, str] | None = None) -
 
 # schema ---------------------------------------------------------------------
 
+def _is_integer(checker, instance) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
 def _schema_errors(data: Node, file: str) -> list[RulebookError]:
-    validator = jsonschema.Draft202012Validator(schema())
-    found: list[RulebookError] = []
+    validator = _Validator(schema())
+    found: list[tuple[RulebookError, str, tuple]] = []  # (error, validator, path)
     seen: set[tuple] = set()
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         best = _deepest(err)
@@ -94,9 +103,19 @@ def _schema_errors(data: Node, file: str) -> list[RulebookError]:
         if key in seen:
             continue
         seen.add(key)
-        found.append(ModelError(message[0], pos or Pos(file, 1, 1), message[1]))
-    found.sort(key=lambda e: (e.pos.line, e.pos.col))
-    return found
+        found.append((ModelError(message[0], pos or Pos(file, 1, 1), message[1]), best.validator, tuple(path)))
+    # A misspelt key explains a missing one: "unknown key 'scroe'; did you mean 'score'?" is enough.
+    typos = {(path, e.hint) for e, kind, path in found if kind == "additionalProperties" and e.hint}
+    errors = [e for e, kind, path in found
+              if not (kind == "required" and (path, f"did you mean '{_missing(e)}'?") in typos)]
+    errors.sort(key=lambda e: (e.pos.line, e.pos.col))
+    return errors
+
+
+def _missing(error: RulebookError) -> str:
+    """The key named by a "needs 'key'" message."""
+    match = re.search(r"needs '([^']+)'$", error.message)
+    return match.group(1) if match else ""
 
 
 def _deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -173,6 +192,7 @@ class _Builder:
     def __init__(self, data: Node, file: str, source: str, chosen: dict[str, str]):
         self.data, self.file, self.source, self.chosen = data, file, source, chosen
         self.errors: list[RulebookError] = []
+        self.step_ids: dict[str, Pos] = {}
 
     def fail(self, message: str, pos: Pos | None, hint: str | None = None) -> None:
         self.errors.append(ModelError(message, pos or self.data.pos, hint))
@@ -184,8 +204,9 @@ class _Builder:
         sections = self._sections()
         if d["players"]["min"] > d["players"]["max"]:
             self.fail("players.min is larger than players.max", d["players"].value_pos["min"])
+        define = d.get("define", Node())
         scope = Scope(d["dice"]["count"], d["dice"]["faces"], {s.id: s.boxes for s in sections}, values,
-                      dict(d.get("define", {})))
+                      {name: self._as_text(define[name], define.value_pos[name]) for name in define})
         scope.option_choices = {o.id: list(o.choices) for o in options.values() if o.choices}
         self.compiler = Compiler(scope)
         self.options, self.values = options, values
@@ -202,7 +223,8 @@ class _Builder:
                 definitions[name] = c
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
         if self.errors:
-            raise ErrorList(sorted(self.errors, key=lambda e: (e.pos.line, e.pos.col)))
+            unique = {str(e): e for e in self.errors}  # a broken definition fails at every use
+            raise ErrorList(sorted(unique.values(), key=lambda e: (e.pos.line, e.pos.col)))
         return Model(
             id=str(d["id"]), name=self._text(d["name"]), tagline=self._opt_text(d, "tagline"),
             objective=self._opt_text(d, "objective"), min_players=d["players"]["min"],
@@ -247,8 +269,7 @@ class _Builder:
 
     def _fill(self, text: Text) -> str:
         def repl(match: re.Match) -> str:
-            sub = Text(match.group(1))
-            sub.pos, sub.raw = text.at(match.start(1)), match.group(1)
+            sub = text.slice(match.start(1), match.end(1))
             c = self._compile(sub, ("number", "string", "bool"), set(), "a value in a text")
             return str(c(Context())) if c else "?"
         return re.sub(r"\{([^{}]+)\}", repl, str(text))
@@ -307,11 +328,16 @@ class _Builder:
         for name in self.data.get("define", {}):
             claim(name, "definition", self.data["define"].key_pos[name])
 
+    def _as_text(self, value, pos: Pos | None) -> Text:
+        """An expression as positioned text, also when YAML gave a bare number or true/false."""
+        if isinstance(value, Text):
+            return value
+        text = Text(str(value).lower() if isinstance(value, bool) else str(value))
+        text.pos, text.raw = pos or self.data.pos, str(text)
+        return text
+
     def _compile(self, text, expect, allowed: set[str], what: str, pos: Pos | None = None) -> Compiled | None:
-        if not isinstance(text, Text):  # a bare number or true/false in YAML
-            t = Text(str(text).lower() if isinstance(text, bool) else str(text))
-            t.pos, t.raw = pos or self.data.pos, str(t)
-            text = t
+        text = self._as_text(text, pos)
         try:
             return self.compiler.compile(text, expect, allowed, what)
         except RulebookError as exc:
@@ -355,7 +381,11 @@ class _Builder:
 
     # flow ----------------------------------------------------------------
     def _step(self, node: Node, where: list) -> Step:
-        kind = str(node["kind"])
+        kind, sid = str(node["kind"]), str(node["id"])
+        if sid in self.step_ids:
+            self.fail(f"two steps are called '{sid}' (the first is at line {self.step_ids[sid].line})",
+                      node.value_pos["id"])
+        self.step_ids.setdefault(sid, node.value_pos["id"])
         times = None
         if kind == "repeat":
             c = self._compile(node["times"], "number", set(), f"the 'times' of step '{node['id']}'",
@@ -380,11 +410,6 @@ class _Builder:
                     allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos)
 
     def _check_flow(self, flow: Step) -> None:
-        seen: dict[str, Step] = {}
-        for s in flow.walk():
-            if s.id in seen:
-                self.fail(f"two steps are called '{s.id}'", s.pos)
-            seen[s.id] = s
         kinds = [s.kind for s in flow.walk()]
         if "write" not in kinds:
             self.fail("the flow never writes into a box, so the game cannot progress", flow.pos)

@@ -23,7 +23,16 @@ class Text(str):
 
     def at(self, offset: int) -> Pos:
         """The file position of character `offset` of this string."""
+        parent = getattr(self, "parent", None)
+        if parent is not None:
+            return parent[0].at(parent[1] + offset)
         return _locate(self, offset)
+
+    def slice(self, start: int, end: int) -> "Text":
+        """The part [start:end] of this string, still knowing where each character came from."""
+        part = Text(str(self)[start:end])
+        part.pos, part.raw, part.parent = self.at(start), str(part), (self, start)
+        return part
 
 
 class Node(dict):
@@ -45,31 +54,72 @@ def _mark_pos(file: str, mark: yaml.Mark) -> Pos:
     return Pos(file, mark.line + 1, mark.column + 1)
 
 
+_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+            "r": "\r", "e": "\x1b", " ": " ", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_HEX = {"x": 2, "u": 4, "U": 8}
+
+
+def _characters(raw: str):
+    """Each character of a scalar's value with the index in `raw` it came from, in order.
+
+    Line breaks and indentation may fold into spaces, but every other character of the value
+    comes from one place in the source: after a block indicator's line, between the quotes
+    (with `''` and backslash escapes decoded), or anywhere in a plain scalar.
+    """
+    if raw[:1] in "|>":
+        start = raw.find("\n") + 1 if "\n" in raw else len(raw)
+        yield from ((raw[i], i) for i in range(start, len(raw)))
+    elif raw[:1] == "'":
+        i, end = 1, len(raw) - 1 if len(raw) > 1 and raw.endswith("'") else len(raw)
+        while i < end:
+            yield raw[i], i
+            i += 2 if raw.startswith("''", i) else 1
+    elif raw[:1] == '"':
+        i, end = 1, len(raw) - 1 if len(raw) > 1 and raw.endswith('"') else len(raw)
+        while i < end:
+            ch = raw[i]
+            if ch != "\\" or i + 1 >= end:
+                yield ch, i
+                i += 1
+                continue
+            code = raw[i + 1]
+            if code in "\r\n":  # an escaped line break joins the lines
+                i += 2
+                continue
+            width = _HEX.get(code, 0)
+            try:
+                value = chr(int(raw[i + 2 : i + 2 + width], 16)) if width else _ESCAPES.get(code, code)
+            except ValueError:
+                value = "?"
+            yield value, i
+            i += 2 + width
+    else:
+        yield from ((ch, i) for i, ch in enumerate(raw))
+
+
 def _locate(text: Text, offset: int) -> Pos:
     """Map a character offset in the loaded string to its place in the file.
 
-    Plain, quoted and folded scalars keep their non-blank characters in order, so the n-th non-blank
-    character of the value is the n-th non-blank character of the source after any indicator.
+    The n-th non-blank character of the value is the n-th non-blank character of the source;
+    an offset past the last one maps to just after it (where "unexpected end" errors point).
     """
     raw, start = text.raw, text.pos
-    body_start = 0
-    if raw[:1] in "\"'":
-        body_start = 1
-    elif raw[:1] in "|>":
-        body_start = raw.find("\n") + 1 if "\n" in raw else len(raw)
+
+    def place(i: int, after: bool = False) -> Pos:
+        newline = raw.rfind("\n", 0, i)
+        line = start.line + raw.count("\n", 0, i)
+        col = start.col + i if newline < 0 else i - newline
+        return Pos(start.file, line, col + after)
+
     target = sum(1 for ch in text[:offset] if not ch.isspace())
-    seen = 0
-    line, col = start.line, start.col
-    for i, ch in enumerate(raw):
-        if i >= body_start and not ch.isspace():
-            if seen == target:
-                return Pos(start.file, line, col)
-            seen += 1
-        if ch == "\n":
-            line, col = line + 1, 1
-        else:
-            col += 1
-    return Pos(start.file, line, col)
+    seen, last = 0, None
+    for ch, i in _characters(raw):
+        if ch.isspace():
+            continue
+        if seen == target:
+            return place(i)
+        seen, last = seen + 1, i
+    return place(last, after=True) if last is not None else start
 
 
 # YAML 1.2 core schema scalars only.
@@ -96,31 +146,70 @@ def _scalar(file: str, node: ScalarNode, source: str) -> Any:
     return text
 
 
-def _build(file: str, node: yaml.Node, source: str) -> Any:
-    if isinstance(node, ScalarNode):
-        return _scalar(file, node, source)
-    if isinstance(node, SequenceNode):
-        seq = Seq(_build(file, item, source) for item in node.value)
-        seq.pos = _mark_pos(file, node.start_mark)
-        seq.item_pos = [_mark_pos(file, item.start_mark) for item in node.value]
-        return seq
-    if isinstance(node, MappingNode):
-        out = Node()
-        out.pos = _mark_pos(file, node.start_mark)
-        out.key_pos, out.value_pos = {}, {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode):
-                raise ModelError("mapping keys must be plain words", _mark_pos(file, key_node.start_mark))
-            key = key_node.value
-            kpos = _mark_pos(file, key_node.start_mark)
-            if key in out:
-                first = out.key_pos[key]
-                raise ModelError(f"duplicate key '{key}' (first defined at line {first.line})", kpos)
-            out[key] = _build(file, value_node, source)
-            out.key_pos[key] = kpos
-            out.value_pos[key] = _mark_pos(file, value_node.start_mark)
-        return out
-    raise ModelError("unsupported YAML node", _mark_pos(file, node.start_mark))
+MAX_NODES = 200_000  # aliases can make a small file expand enormously ("billion laughs")
+
+
+class _Builder:
+    """Turns composed YAML nodes into Nodes, Seqs and Texts, refusing self-referencing aliases."""
+
+    def __init__(self, file: str, source: str):
+        self.file, self.source = file, source
+        self.active: set[int] = set()  # nodes being built (an alias to one of them is a loop)
+        self.count = 0
+
+    def build(self, node: yaml.Node) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise ModelError(f"the file expands to more than {MAX_NODES} values (too many aliases?)",
+                             _mark_pos(self.file, node.start_mark))
+        if isinstance(node, ScalarNode):
+            return _scalar(self.file, node, self.source)
+        if id(node) in self.active:
+            raise ModelError("an alias refers to the value that contains it", _mark_pos(self.file, node.start_mark))
+        self.active.add(id(node))
+        try:
+            return self._collection(node)
+        finally:
+            self.active.discard(id(node))
+
+    def _collection(self, node: yaml.Node) -> Any:
+        file = self.file
+        if isinstance(node, SequenceNode):
+            seq = Seq(self.build(item) for item in node.value)
+            seq.pos = _mark_pos(file, node.start_mark)
+            seq.item_pos = [_mark_pos(file, item.start_mark) for item in node.value]
+            return seq
+        if isinstance(node, MappingNode):
+            out = Node()
+            out.pos = _mark_pos(file, node.start_mark)
+            out.key_pos, out.value_pos = {}, {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, ScalarNode):
+                    raise ModelError("mapping keys must be plain words", _mark_pos(file, key_node.start_mark))
+                key = key_node.value
+                kpos = _mark_pos(file, key_node.start_mark)
+                if key in out:
+                    first = out.key_pos[key]
+                    raise ModelError(f"duplicate key '{key}' (first defined at line {first.line})", kpos)
+                out[key] = self.build(value_node)
+                out.key_pos[key] = kpos
+                out.value_pos[key] = _mark_pos(file, value_node.start_mark)
+            return out
+        raise ModelError("unsupported YAML node", _mark_pos(file, node.start_mark))
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ModelError:
+    """A one-line YAML syntax error at the place the parser stopped, with what it was reading."""
+    mark = exc.problem_mark or exc.context_mark
+    pos = _mark_pos(file, mark) if mark else Pos(file, 1, 1)
+    message = f"YAML syntax: {exc.problem or exc.context}"
+    if exc.problem and exc.context and exc.context_mark and exc.problem_mark \
+            and exc.context_mark.line != exc.problem_mark.line:
+        message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+    problem = exc.problem or ""
+    hint = ("indent with spaces, not tabs" if "\\t" in problem
+            else "check the indentation" if "<block" in problem else None)
+    return ModelError(message, pos, hint)
 
 
 def load_yaml(source: str, file: str) -> Any:
@@ -128,14 +217,15 @@ def load_yaml(source: str, file: str) -> Any:
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        pos = _mark_pos(file, mark) if mark else Pos(file, 1, 1)
-        raise ModelError(f"YAML syntax: {exc.problem or exc.context}", pos) from None
+        raise _syntax_error(exc, file) from None
     except yaml.YAMLError as exc:
         raise ModelError(f"YAML syntax: {exc}", Pos(file, 1, 1)) from None
     if root is None:
         raise ModelError("the file is empty", Pos(file, 1, 1))
-    return _build(file, root, source)
+    try:
+        return _Builder(file, source).build(root)
+    except RecursionError:
+        raise ModelError("the file is nested too deeply", Pos(file, 1, 1)) from None
 
 
 def position_of(data: Any, path: list[str | int]) -> Pos | None:

@@ -12,7 +12,8 @@ class Expr:
     op: str  # number string true false name call list index attr ifelse or and not compare binop neg contains
     args: list["Expr"] = field(default_factory=list)
     value: Any = None  # literal value, name, operator symbol or attribute name
-    offset: int = 0  # character offset in the expression text
+    offset: int = 0  # character offset in the expression text where errors about this node point
+    start: int = 0  # character offset where the whole sub-expression begins
     # filled in by the compiler:
     type: str = ""
     deps: frozenset[str] = frozenset()  # 'dice', 'sheet', 'target', 'turn'

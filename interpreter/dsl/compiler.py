@@ -113,12 +113,14 @@ class Compiler:
         try:
             fn = self._compile(tree)
             fn = self._materialize(tree, fn)
+        except RecursionError:
+            raise DslError("the expression is nested too deeply", self._pos(text, 0)) from None
         finally:
             self._text = saved
         expects = (expect,) if isinstance(expect, str) else expect
         if tree.type not in expects:
             raise DslError(f"{what} must be {_a(expects[0])}, but this expression is {_a(tree.type)}",
-                           self._pos(text, tree.offset))
+                           self._pos(text, tree.start))
         extra = tree.deps - allowed
         if extra:
             dep = sorted(extra)[0]
@@ -130,8 +132,8 @@ class Compiler:
     def _pos(self, text: Text | None, offset: int):
         return text.at(offset) if isinstance(text, Text) else None
 
-    def _error(self, node: Expr, message: str, hint: str | None = None) -> DslError:
-        return DslError(message, self._pos(self._text, node.offset), hint)
+    def _error(self, node: Expr, message: str, hint: str | None = None, at_start: bool = False) -> DslError:
+        return DslError(message, self._pos(self._text, node.start if at_start else node.offset), hint)
 
     def _materialize(self, node: Expr, fn: Fn) -> Fn:
         """Turn a dice-only expression into a lookup table over every roll."""
@@ -141,14 +143,18 @@ class Compiler:
         for dice, index, counts in self._rolls:
             try:
                 table.append(fn(Context(dice, index, counts)))
+            except DslError as exc:
+                raise DslError(f"{exc.message} (with the roll {' '.join(map(str, dice))})", exc.pos, exc.hint) from None
             except (IndexError, ZeroDivisionError) as exc:
-                raise self._error(node, f"{_explain(exc)} for the roll {' '.join(map(str, dice))}") from None
+                raise self._error(node, f"{_explain(exc)} (with the roll {' '.join(map(str, dice))})") from None
         table = tuple(table)
         return lambda ctx: table[ctx.index]
 
     def _constant(self, node: Expr, fn: Fn) -> Fn:
         try:
             value = fn(Context())
+        except DslError:
+            raise
         except (IndexError, ZeroDivisionError) as exc:
             raise self._error(node, _explain(exc)) from None
         return lambda ctx: value
@@ -169,7 +175,7 @@ class Compiler:
 
     def _expect(self, node: Expr, types: tuple[str, ...], role: str) -> None:
         if node.type not in types:
-            raise self._error(node, f"{role} must be {_a(types[0])}, not {_a(node.type)}")
+            raise self._error(node, f"{role} must be {_a(types[0])}, not {_a(node.type)}", at_start=True)
 
     # literals and names -----------------------------------------------------
     def _c_number(self, node):
@@ -228,7 +234,7 @@ class Compiler:
             self._defining.append(name)
             saved, self._text = self._text, text
             try:
-                fn = self._compile(tree)
+                fn = self._materialize(tree, self._compile(tree))
             finally:
                 self._text = saved
                 self._defining.pop()
@@ -280,9 +286,14 @@ class Compiler:
             return lambda ctx: a(ctx) - b(ctx)
         if op == "*":
             return lambda ctx: a(ctx) * b(ctx)
-        if op == "//":
-            return lambda ctx: a(ctx) // b(ctx)
-        return lambda ctx: a(ctx) % b(ctx)
+        pos = self._pos(self._text, node.offset)
+
+        def divide(ctx):
+            x, y = a(ctx), b(ctx)
+            if y == 0:
+                raise DslError("division by zero", pos)
+            return x // y if op == "//" else x % y
+        return divide
 
     def _c_neg(self, node):
         (a,) = self._children(node)
@@ -349,7 +360,8 @@ class Compiler:
         cond, then, other = node.args
         self._expect(cond, ("bool",), "the condition after 'if'")
         if then.type != other.type:
-            raise self._error(other, f"both branches must be of one kind: {_a(then.type)} and {_a(other.type)}")
+            raise self._error(other, f"both branches must be of one kind: {_a(then.type)} and {_a(other.type)}",
+                              at_start=True)
         node.type = then.type
         return lambda ctx: t(ctx) if c(ctx) else e(ctx)
 
@@ -362,7 +374,7 @@ class Compiler:
         elif seq.type == "boxes":
             node.type = "box"
         else:
-            raise self._error(node, f"only lists can be indexed, not {_a(seq.type)}")
+            raise self._error(seq, f"only lists can be indexed, not {_a(seq.type)}", at_start=True)
         text, offset = self._text, node.offset
 
         def index(ctx):

@@ -5,7 +5,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .ast import Expr
 
@@ -38,59 +38,88 @@ def _off(meta_or_token) -> int:
 
 @v_args(meta=True)
 class _ToExpr(Transformer):
+    """Builds `Expr` nodes; `start` is where a node's text begins, `offset` where errors point."""
+
+    def _node(self, meta, op, args=(), value=None, offset=None) -> Expr:
+        start = _off(meta)
+        return Expr(op, args=list(args), value=value, offset=start if offset is None else offset, start=start)
+
     def number(self, meta, c):
-        return Expr("number", value=int(c[0]), offset=_off(meta))
+        return self._node(meta, "number", value=int(c[0]))
 
     def string(self, meta, c):
-        return Expr("string", value=str(c[0])[1:-1], offset=_off(meta))
+        return self._node(meta, "string", value=str(c[0])[1:-1])
 
     def true(self, meta, c):
-        return Expr("bool", value=True, offset=_off(meta))
+        return self._node(meta, "bool", value=True)
 
     def false(self, meta, c):
-        return Expr("bool", value=False, offset=_off(meta))
+        return self._node(meta, "bool", value=False)
 
     def name(self, meta, c):
-        return Expr("name", value=str(c[0]), offset=_off(meta))
+        return self._node(meta, "name", value=str(c[0]))
 
     def call(self, meta, c):
-        return Expr("call", args=[a for a in c[1:] if a is not None], value=str(c[0]), offset=_off(meta))
+        return self._node(meta, "call", [a for a in c[1:] if a is not None], value=str(c[0]))
 
     def list(self, meta, c):
-        return Expr("list", args=[a for a in c if a is not None], offset=_off(meta))
+        return self._node(meta, "list", [a for a in c if a is not None])
 
-    def index(self, meta, c):
-        return Expr("index", args=[c[0], c[1]], offset=c[1].offset)
+    def index(self, meta, c):  # errors point at the index inside the brackets
+        return self._node(meta, "index", [c[0], c[1]], offset=c[1].start)
 
-    def attr(self, meta, c):
-        return Expr("attr", args=[c[0]], value=str(c[1]), offset=c[1].start_pos)
+    def attr(self, meta, c):  # errors point at the field name after the dot
+        return self._node(meta, "attr", [c[0]], value=str(c[1]), offset=c[1].start_pos)
 
     def ifelse(self, meta, c):
-        return Expr("ifelse", args=[c[1], c[0], c[2]], offset=_off(meta))  # cond, then, else
+        return self._node(meta, "ifelse", [c[1], c[0], c[2]])  # cond, then, else
 
     def or_(self, meta, c):
-        return Expr("or", args=list(c), offset=_off(meta))
+        return self._node(meta, "or", c)
 
     def and_(self, meta, c):
-        return Expr("and", args=list(c), offset=_off(meta))
+        return self._node(meta, "and", c)
 
     def not_(self, meta, c):
-        return Expr("not", args=[c[0]], offset=_off(meta))
+        return self._node(meta, "not", [c[0]])
 
-    def compare(self, meta, c):
-        return Expr("compare", args=[c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
+    def compare(self, meta, c):  # errors point at the operator
+        return self._node(meta, "compare", [c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
 
     def contains(self, meta, c):
-        return Expr("contains", args=[c[0], c[1]], offset=_off(meta))
+        return self._node(meta, "contains", [c[0], c[1]])
 
     def not_contains(self, meta, c):
-        return Expr("not", args=[Expr("contains", args=[c[0], c[1]], offset=_off(meta))], offset=_off(meta))
+        return self._node(meta, "not", [self._node(meta, "contains", [c[0], c[1]])])
 
-    def binop(self, meta, c):
-        return Expr("binop", args=[c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
+    def binop(self, meta, c):  # errors point at the operator
+        return self._node(meta, "binop", [c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
 
     def neg(self, meta, c):
-        return Expr("neg", args=[c[0]], offset=_off(meta))
+        return self._node(meta, "neg", [c[0]])
+
+
+_OPERATORS = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "IN", "NOT", "IF", "ELSE", "DOT", "LSQB", "LPAR"}
+_OPERANDS = {"INT", "STRING", "NAME", "TRUE", "FALSE", "LPAR", "LSQB", "MINUS", "NOT"}
+
+
+def _expected(names: set[str]) -> str:
+    """What the parser would have accepted, in words; long lists are summarized."""
+    names = {n for n in names if not n.startswith("__")}
+    words: list[str] = []
+    if len(names & _OPERANDS) >= 4:
+        names -= _OPERANDS
+        words.append("a value")
+    if len(names & _OPERATORS) >= 4:
+        names -= _OPERATORS
+        words.append("an operator")
+    end = "$END" in names
+    words += sorted(_SYMBOLS.get(n, n) for n in names - {"$END"})
+    if end:
+        words.append("the end of the expression")
+    if not words:
+        return ""
+    return "; expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
 
 
 def _describe(token: Token) -> str:
@@ -110,12 +139,21 @@ def parse(text: str) -> Expr:
         hint = " (use '==' to compare)" if ch == "=" else ""
         raise ParseError(f"unexpected character '{ch}'{hint}", exc.pos_in_stream) from None
     except UnexpectedToken as exc:
-        expected = sorted({_SYMBOLS.get(t, t) for t in exc.expected if not t.startswith("__")})
-        want = f"; expected {', '.join(expected[:8])}" if expected else ""
+        try:
+            accepts = set(exc.interactive_parser.accepts())
+        except Exception:  # pragma: no cover - fall back to the LALR table's guess
+            accepts = set(exc.expected)
         offset = len(text.rstrip()) if exc.token.type == "$END" or exc.token.start_pos is None else exc.token.start_pos
-        raise ParseError(f"unexpected {_describe(exc.token)}{want}", offset) from None
+        raise ParseError(f"unexpected {_describe(exc.token)}{_expected(accepts)}", offset) from None
     except UnexpectedEOF:
         raise ParseError("unexpected end of expression", len(text.rstrip())) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark variants
         raise ParseError("syntax error", getattr(exc, "pos_in_stream", 0) or 0) from None
-    return _ToExpr().transform(tree)
+    except RecursionError:
+        raise ParseError("the expression is nested too deeply", 0) from None
+    try:
+        return _ToExpr().transform(tree)
+    except (RecursionError, VisitError) as exc:  # lark wraps errors raised inside a callback
+        if isinstance(getattr(exc, "orig_exc", exc), RecursionError):
+            raise ParseError("the expression is nested too deeply", 0) from None
+        raise
