@@ -285,7 +285,9 @@ class _Builder:
                 self.fail(f"the default '{default}' of option '{oid}' is not one of its choices",
                           o.value_pos["default"], did_you_mean(str(default), choices))
             if isinstance(default, str) and choices is None:
-                self.fail(f"option '{oid}' takes words, so it needs 'choices'", o.pos)
+                yes_no = str(default).lower() in ("yes", "no", "on", "off", "y", "n")
+                self.fail(f"option '{oid}' defaults to the word '{default}', so it needs 'choices'",
+                          o.value_pos["default"], "a true/false option defaults to true or false" if yes_no else None)
             out[oid] = Option(oid, self._text(o["name"]), self._opt_text(o, "description"), default,
                               {k: self._text(v) for k, v in choices.items()} if choices else None,
                               o.get("min"), o.get("max"))
