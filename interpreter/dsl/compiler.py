@@ -164,6 +164,8 @@ class Compiler:
         fn = method(node)
         if not node.deps and node.op not in ("number", "string", "bool"):
             fn = self._constant(node, fn)
+        if not node.deps:
+            node.const = fn(Context())  # type: ignore[attr-defined]  # for analyses (solver)
         return fn
 
     def _children(self, node: Expr) -> list[Fn]:

@@ -1,0 +1,233 @@
+"""What a solver needs to know about a model, derived from the model alone.
+
+- `turn_shape`: a turn must be roll all dice, then (keep, roll the rest) k times, then write.
+- `features`: the few sheet quantities that scoring reads besides which boxes are filled — a
+  section total compared with constants (kept capped at the largest threshold) and a box's points
+  compared with constants (kept as yes/no). Found by walking the compiled expressions.
+- `explore`: how one expression, for one roll and one target box, depends on those quantities:
+  a small decision tree, found by evaluating it against an abstract sheet that asks for each
+  quantity only when the expression reads it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dsl.ast import Expr
+from .dsl.compiler import Compiled, Context
+from .errors import ModelError
+from .model import Model, Step
+
+SENTINEL = -(10**9)  # a box's points that equal none of the constants it is compared with
+
+
+class NotSolvable(ModelError):
+    """The model has a shape or a rule the solver cannot abstract."""
+
+
+# the turn ----------------------------------------------------------------------
+
+def turn_shape(model: Model) -> int:
+    """The number of rerolls in a turn; NotSolvable unless the turn is roll, (keep, roll)×k, write."""
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+    leaves: list[Step] = []
+
+    def flatten(step: Step, times: int = 1) -> None:
+        for _ in range(times):
+            for child in step.steps:
+                if child.kind == "repeat":
+                    flatten(child, child.times)
+                elif child.kind == "each_player":
+                    raise NotSolvable("a turn inside a turn cannot be solved", child.pos)
+                else:
+                    leaves.append(child)
+
+    flatten(turn)
+    kinds = [s.kind for s in leaves]
+    if not kinds or kinds[0] != "roll" or leaves[0].dice != "all" or kinds[-1] != "write":
+        raise NotSolvable("the solver needs turns that start by rolling all dice and end by writing", turn.pos)
+    middle = leaves[1:-1]
+    if len(middle) % 2 or any(a.kind != "keep" or b.kind != "roll" or b.dice != "unkept"
+                              for a, b in zip(middle[::2], middle[1::2])):
+        raise NotSolvable("the solver needs turns of the form: roll, (keep, roll the rest) repeated, write", turn.pos)
+    rounds = 1
+    for step in model.flow.walk():
+        if step.kind == "each_player":
+            break
+        if step.kind == "repeat" and any(s is turn for s in step.walk()):
+            rounds *= step.times
+    if rounds < len(model.boxes):
+        raise NotSolvable(f"the game has {rounds} rounds but {len(model.boxes)} boxes; the solver needs a round per box",
+                          model.flow.pos)
+    if model.end_if is not None:
+        raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
+                          model.end_if.text.pos)
+    return len(middle) // 2
+
+
+# features ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Feature:
+    """A sheet quantity the state must carry: ('total', section, cap) or ('equals', box, constant)."""
+
+    kind: str
+    name: str  # section or box id
+    limit: int  # cap for totals; the constant for equals
+
+    @property
+    def size(self) -> int:
+        return self.limit + 1 if self.kind == "total" else 2
+
+
+def scoring_expressions(model: Model) -> list[tuple[str, Compiled]]:
+    """Every expression that decides points or legality, with a label."""
+    out = [(f"box {b.id}", b.score) for b in model.boxes.values()]
+    out += [(f"bonus {b.id}", b.points) for b in model.bonuses]
+    out += [(f"step {s.id}", s.allowed) for s in model.flow.walk() if s.allowed is not None]
+    return out
+
+
+def _nodes(tree: Expr, seen: set[int]):
+    """Every node, following named definitions into their trees (each once)."""
+    stack: list[tuple[Expr, Expr | None]] = [(tree, None)]
+    while stack:
+        node, parent = stack.pop()
+        yield node, parent
+        sub = getattr(node, "definition", None)
+        if sub is not None and id(sub) not in seen:
+            seen.add(id(sub))
+            stack.append((sub, None))
+        stack.extend((a, node) for a in node.args)
+
+
+def features(model: Model) -> list[Feature]:
+    """The sheet quantities (beyond filled boxes) that scoring depends on; NotSolvable if a use can't be abstracted."""
+    caps: dict[str, int] = {}
+    equals: set[tuple[str, int]] = set()
+    for label, compiled in scoring_expressions(model):
+        if "turn" in compiled.deps:
+            raise NotSolvable(f"{label} depends on the roll number, which the solver does not track", compiled.text.pos)
+        seen: set[int] = set()
+        for node, parent in _nodes(compiled.ast, seen):
+            if node.op != "call" or node.value not in ("total", "value"):
+                continue
+            arg = node.args[0]
+            where = compiled.text.at(node.offset) if hasattr(compiled.text, "at") else None
+            if arg.deps or not hasattr(arg, "const"):
+                raise NotSolvable(f"{node.value}() of a box or section that depends on the game is not supported by the solver", where)
+            other, op = _compared_with(node, parent)
+            if other is None:
+                raise NotSolvable(f"the solver needs {node.value}({arg.const}) to be compared with a constant "
+                                  f"(as in {node.value}(x) >= 63)", where)
+            if node.value == "total":
+                need = {">=": other, ">": other + 1, "<": other, "<=": other + 1}.get(op, other + 1)
+                caps[arg.const] = max(caps.get(arg.const, 0), need)
+            else:
+                if op not in ("==", "!="):
+                    raise NotSolvable(f"the solver needs value({arg.const}) compared with == or != only", where)
+                equals.add((arg.const, other))
+    return ([Feature("total", s, c) for s, c in sorted(caps.items())]
+            + [Feature("equals", b, c) for b, c in sorted(equals)])
+
+
+def _compared_with(node: Expr, parent: Expr | None) -> tuple[int | None, str]:
+    if parent is None or parent.op != "compare":
+        return None, ""
+    left, right = parent.args
+    other = right if left is node else left
+    if other.deps or not isinstance(getattr(other, "const", None), int) or isinstance(other.const, bool):
+        return None, ""
+    op = parent.value
+    if other is left:  # c OP x  ->  x OP' c
+        op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+    return other.const, op
+
+
+# exploration ------------------------------------------------------------------------
+
+class NeedAtom(Exception):
+    def __init__(self, atom: tuple):
+        self.atom = atom
+
+
+class AbstractSheet:
+    """A sheet that answers only from an assignment of atoms, asking for any atom it lacks."""
+
+    __slots__ = ("given", "equals")
+
+    def __init__(self, given: dict, equals: dict[str, list[int]]):
+        self.given, self.equals = given, equals
+
+    def _get(self, atom):
+        try:
+            return self.given[atom]
+        except KeyError:
+            raise NeedAtom(atom) from None
+
+    def filled(self, box):
+        return self._get(("filled", box))
+
+    def value(self, box):
+        return self._get(("value", box))
+
+    def total(self, section, boxes):
+        return self._get(("total", section))
+
+    def open_count(self, section, boxes):
+        return self._get(("open", section))
+
+
+@dataclass
+class Tree:
+    """A value, or a branch on one atom: {atom value: subtree}."""
+
+    value: Any = None
+    atom: tuple | None = None
+    branches: dict = field(default_factory=dict)
+
+    @property
+    def leaf(self) -> bool:
+        return self.atom is None
+
+    def values(self):
+        if self.leaf:
+            yield self.value
+        else:
+            for t in self.branches.values():
+                yield from t.values()
+
+
+class Explorer:
+    """Builds decision trees of expressions over the atoms of an abstract sheet."""
+
+    def __init__(self, model: Model, feats: list[Feature]):
+        self.model = model
+        self.caps = {f.name: f.limit for f in feats if f.kind == "total"}
+        self.equals: dict[str, list[int]] = {}
+        for f in feats:
+            if f.kind == "equals":
+                self.equals.setdefault(f.name, []).append(f.limit)
+        self.sections = {s.id: s.boxes for s in model.sections}
+
+    def domain(self, atom: tuple) -> list:
+        kind, name = atom
+        if kind == "filled":
+            return [False, True]
+        if kind == "open":
+            return list(range(len(self.sections[name]) + 1))
+        if kind == "total":
+            return list(range(self.caps[name] + 1))
+        return sorted(set([0] + self.equals.get(name, []) + [SENTINEL]))
+
+    def explore(self, compiled: Compiled, ctx: Context, given: dict | None = None) -> Tree:
+        given = dict(given or {})
+        ctx.sheet = AbstractSheet(given, self.equals)
+        try:
+            return Tree(value=compiled(ctx))
+        except NeedAtom as need:
+            atom = need.atom
+        tree = Tree(atom=atom)
+        for v in self.domain(atom):
+            tree.branches[v] = self.explore(compiled, ctx, {**given, atom: v})
+        return tree

@@ -1,0 +1,237 @@
+"""Optimal solitaire play by backward induction over turn-start states, derived from the model.
+
+A turn-start state is which boxes are filled plus the features of `abstraction.features` (capped
+section totals, yes/no box values). For every state, from the fullest sheet back to the empty one,
+the expected final score is the expected best write after optimal keeps (`turn.TurnTables`).
+Everything is vectorized with numpy over batches of states.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from itertools import product
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .abstraction import SENTINEL, Explorer, Feature, NotSolvable, Tree, features, turn_shape
+from .dsl.compiler import Context
+from .errors import RulebookError
+from .model import Model
+from .players import PlannerBot
+from .state import GameState
+from .turn import turn_tables
+
+VERSION = 1
+MAX_STATES = 20_000_000
+CHUNK = 12_000
+
+
+@dataclass
+class Table:
+    """The solved game: the expected final score from every turn-start state."""
+
+    values: np.ndarray  # indexed by mask * F + feature index; NaN where unreachable
+    features: list[Feature]
+    states: int
+    seconds: float
+
+    @property
+    def expected_score(self) -> float:
+        return float(self.values[0])
+
+
+class Space:
+    """States, their encoding, and per-box scoring as decision trees over atoms."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.rerolls = turn_shape(model)
+        self.feats = features(model)
+        self.boxes = list(model.boxes)
+        self.bit = {b: 1 << i for i, b in enumerate(self.boxes)}
+        self.n = len(self.boxes)
+        self.sizes = [f.size for f in self.feats]
+        self.F = int(np.prod(self.sizes)) if self.sizes else 1
+        self.radix = [int(np.prod(self.sizes[i + 1:])) for i in range(len(self.sizes))]
+        estimate = (1 << self.n) * self.F
+        if estimate > MAX_STATES:
+            raise NotSolvable(f"the solver would need up to {estimate:,} states ({self.n} boxes × {self.F} feature "
+                              f"values; about {estimate * 8 / 2**30:.1f} GB and far more than minutes); "
+                              f"the limit is {MAX_STATES:,}", model.flow.pos)
+        self.tt = turn_tables(model.n_dice, model.faces)
+        self.explorer = Explorer(model, self.feats)
+        self.section_bits = {s.id: sum(self.bit[b] for b in s.boxes) for s in model.sections}
+        write = next(s for s in model.flow.walk() if s.kind == "write")
+        self.allowed = write.allowed
+        self.write_bonuses = [b for b in model.bonuses if b.when == "write"]
+        self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
+        self._trees()
+
+    # decision trees per box and roll --------------------------------------------
+    def _trees(self) -> None:
+        self.points: dict[str, list[Tree]] = {}
+        self.legal: dict[str, list[Tree]] = {}
+        self.bonus: dict[str, list[list[Tree]]] = {}
+        for b in self.boxes:
+            score = self.model.boxes[b].score
+            pts, leg, bon = [], [], []
+            for r, dice in enumerate(self.tt.rolls):
+                ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, b, 1)
+                pts.append(self.explorer.explore(score, ctx, {("filled", b): False}))
+                leg.append(self.explorer.explore(self.allowed, ctx, {("filled", b): False}) if self.allowed else Tree(True))
+                bon.append([self.explorer.explore(x.points, ctx, {("filled", b): False}) for x in self.write_bonuses])
+            self.points[b], self.legal[b], self.bonus[b] = pts, leg, bon
+        self.box_values = {b: sorted({v for t in self.points[b] for v in t.values()}) for b in self.boxes}
+
+    # reachable states -------------------------------------------------------------
+    def feature_domains(self, mask: int) -> list[list[int]]:
+        out = []
+        for f in self.feats:
+            if f.kind == "total":
+                sums = {0}
+                for b in self.model.sections[[s.id for s in self.model.sections].index(f.name)].boxes:
+                    if mask & self.bit[b]:
+                        sums = {min(f.limit, s + v) for s in sums for v in self.box_values[b] if v >= 0}
+                out.append(sorted(sums))
+            else:
+                filled = mask & self.bit[f.name]
+                out.append([0, 1] if filled and f.limit in self.box_values[f.name] else [0])
+        return out
+
+    def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(masks, feature values) of every reachable state with k filled boxes."""
+        masks, feats = [], []
+        for mask in range(1 << self.n):
+            if bin(mask).count("1") != k:
+                continue
+            for combo in product(*self.feature_domains(mask)):
+                masks.append(mask)
+                feats.append(combo)
+        return np.array(masks, dtype=np.int64), np.array(feats, dtype=np.int64).reshape(len(masks), len(self.feats))
+
+    def index(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        idx = masks * self.F
+        for i, r in enumerate(self.radix):
+            idx = idx + feats[:, i] * r
+        return idx
+
+    # atoms of a batch of states ---------------------------------------------------
+    def atoms(self, masks: np.ndarray, feats: np.ndarray) -> Callable[[tuple], np.ndarray]:
+        cache: dict[tuple, np.ndarray] = {}
+
+        def get(atom: tuple) -> np.ndarray:
+            if atom in cache:
+                return cache[atom]
+            kind, name = atom
+            if kind == "filled":
+                a = (masks & self.bit[name]) != 0
+            elif kind == "open":
+                bits = self.section_bits[name]
+                a = np.zeros(len(masks), dtype=np.int64)
+                for b in self.model.sections[[s.id for s in self.model.sections].index(name)].boxes:
+                    a += (masks & self.bit[b]) == 0
+            elif kind == "total":
+                i = next(i for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
+                a = feats[:, i]
+            else:  # value: 0 while open, the matching constant, or a sentinel
+                filled = (masks & self.bit[name]) != 0
+                a = np.full(len(masks), SENTINEL, dtype=np.int64)
+                for i, f in enumerate(self.feats):
+                    if f.kind == "equals" and f.name == name:
+                        a = np.where(feats[:, i] == 1, f.limit, a)
+                a = np.where(filled, a, 0)
+            cache[atom] = a
+            return a
+        return get
+
+    @staticmethod
+    def evaluate(tree: Tree, atoms, size: int):
+        if tree.leaf:
+            return tree.value
+        a = atoms(tree.atom)
+        out = None
+        for v, sub in tree.branches.items():
+            val = Space.evaluate(sub, atoms, size)
+            out = np.where(a == v, val, 0 if out is None else out)
+        return out
+
+    def rows(self, trees: list[Tree], atoms, size: int, dtype) -> np.ndarray:
+        """(R, S) values of per-roll trees for a batch (broadcastable (R, 1) when no tree branches)."""
+        base = np.array([t.value if t.leaf else 0 for t in trees], dtype=dtype)[:, None]
+        branching = [r for r, t in enumerate(trees) if not t.leaf]
+        if not branching:
+            return base
+        out = np.repeat(base, size, axis=1)
+        for r in branching:
+            out[r] = Space.evaluate(trees[r], atoms, size)
+        return out
+
+    # one batch of states ------------------------------------------------------------
+    def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray) -> np.ndarray:
+        """(R, S): the best value of writing each final roll, given the table V of fuller sheets."""
+        S = len(masks)
+        atoms = self.atoms(masks, feats)
+        best = np.full((len(self.tt.rolls), S), -np.inf)
+        for b in self.boxes:
+            open_ = (masks & self.bit[b]) == 0
+            if not open_.any():
+                continue
+            sel = np.nonzero(open_)[0]
+            m, f = masks[sel], feats[sel]
+            sub_atoms = self.atoms(m, f)
+            P = self.rows(self.points[b], sub_atoms, len(sel), np.int64)
+            A = self.rows(self.legal[b], sub_atoms, len(sel), bool)
+            gain = P.astype(np.float64)
+            for trees in zip(*self.bonus[b]):
+                gain = gain + self.rows(list(trees), sub_atoms, len(sel), np.int64)
+            nxt = (m | self.bit[b]) * self.F
+            delta = np.zeros((1, len(sel)), dtype=np.int64)
+            for i, ft in enumerate(self.feats):
+                if ft.kind == "total" and self.bit[b] & self.section_bits[ft.name]:
+                    delta = delta + np.minimum(ft.limit, f[:, i][None, :] + np.maximum(P, 0)) * self.radix[i]
+                elif ft.kind == "equals" and ft.name == b:
+                    delta = delta + (P == ft.limit).astype(np.int64) * self.radix[i]
+                else:
+                    delta = delta + f[:, i][None, :] * self.radix[i]
+            value = gain + V[nxt[None, :] + delta]
+            value = np.where(A, value, -np.inf)
+            best[:, sel] = np.maximum(best[:, sel], value)
+        if np.isinf(best).any():
+            raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
+                              self.model.flow.pos)
+        return best
+
+    def end_values(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        """The end bonuses of full sheets, per state."""
+        out = np.zeros(len(masks))
+        atoms = self.atoms(masks, feats)
+        for bonus in self.end_bonuses:
+            tree = self.explorer.explore(bonus.points, Context())
+            out = out + Space.evaluate(tree, atoms, len(masks))
+        return out
+
+
+def solve(model: Model, progress: Callable[[int, int], None] | None = None) -> Table:
+    """Backward induction over every reachable turn-start state."""
+    start = time.perf_counter()
+    space = Space(model)
+    V = np.full((1 << space.n) * space.F, np.nan)
+    total_states = 0
+    for k in range(space.n, -1, -1):
+        masks, feats = space.level(k)
+        total_states += len(masks)
+        idx = space.index(masks, feats)
+        if k == space.n:
+            V[idx] = space.end_values(masks, feats)
+        else:
+            for lo in range(0, len(masks), CHUNK):
+                m, f = masks[lo:lo + CHUNK], feats[lo:lo + CHUNK]
+                W = space.write_values(m, f, V)
+                V[idx[lo:lo + CHUNK]] = space.tt.start_value(W.T, space.rerolls)
+        if progress:
+            progress(space.n - k + 1, space.n + 1)
+    return Table(V, space.feats, total_states, time.perf_counter() - start)
