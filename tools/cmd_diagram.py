@@ -1,0 +1,77 @@
+"""Draw the rule diagram of a model: its phase tree (flow) or its score sheet (scoring)."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from ..interpreter.errors import UsageError
+from ..interpreter.loader import load_model
+from .cli import add_option_argument, parse_options
+
+FORMATS = ("svg", "png", "dot")
+INSTALL_HINT = ("install graphviz to draw it (apt install graphviz, brew install graphviz, "
+                "or https://graphviz.org/download/)")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", metavar="MODEL", help="a model file or a bundled model's name")
+    p.add_argument("--what", choices=("flow", "scoring"), default="flow",
+                   help="flow: the phase tree (default); scoring: the score sheet and its rules")
+    p.add_argument("--lang", default=None, help="language of the labels: en, de or nl")
+    p.add_argument("--format", "-f", choices=FORMATS, default=None,
+                   help="svg (default), png, or dot (the graphviz source; needs no graphviz program)")
+    p.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="where to write it (default MODEL[.scoring].LANG.FORMAT; - for standard output)")
+    add_option_argument(p)
+
+
+def output_format(fmt: str | None, output: str | None) -> str:
+    """--format, else the suffix of -o, else svg; a clash between the two is an error."""
+    suffix = Path(output).suffix.lstrip(".").lower() if output and output != "-" else ""
+    if suffix == "gv":
+        suffix = "dot"
+    if fmt and suffix in FORMATS and suffix != fmt:
+        raise UsageError(f"-o {output} does not match --format {fmt}")
+    return fmt or (suffix if suffix in FORMATS else "svg")
+
+
+def run(args) -> int:
+    from .diagram import diagram
+    from .i18n import pick_language
+    lang = pick_language(args.lang)
+    fmt = output_format(args.format, args.output)
+    if args.output == "-" and fmt == "png":
+        raise UsageError("a PNG cannot go to standard output; give -o FILE.png")
+    model = load_model(args.model, parse_options(args.option))
+    graph = diagram(model, lang, args.what)
+    kind = "" if args.what == "flow" else ".scoring"
+    out = Path(args.output) if args.output else Path(f"{model.id}{kind}.{lang}.{fmt}")
+
+    if fmt == "dot":
+        _write(out, graph.source.encode("utf-8"), args.output == "-")
+        if shutil.which("dot") is None:
+            print(f"rulebook: note: graphviz's 'dot' program is not installed; {INSTALL_HINT}", file=sys.stderr)
+        return 0
+    if shutil.which("dot") is None:
+        dot_file = out.with_suffix(".dot") if args.output != "-" else Path(f"{model.id}{kind}.{lang}.dot")
+        _write(dot_file, graph.source.encode("utf-8"), False, quiet=True)
+        raise UsageError(f"graphviz's 'dot' program is not installed, so only {dot_file} was written", INSTALL_HINT)
+    try:
+        data = graph.pipe(format=fmt)
+    except Exception as exc:  # graphviz.ExecutableNotFound, CalledProcessError: one line, not a traceback
+        raise UsageError(f"dot could not draw the diagram: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+    _write(out, data, args.output == "-")
+    return 0
+
+
+def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False) -> None:
+    if to_stdout:
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not quiet:
+        print(f"wrote {path}")

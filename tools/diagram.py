@@ -1,0 +1,247 @@
+"""Rule diagrams drawn from the model's phase tree and score sheet (pure: Model + language → Digraph).
+
+The flow diagram walks `Model.flow`, the same tree the engine runs: loops become clusters that
+carry their bound, chance steps and decisions become nodes in the look of their role, and arrows
+go back to a loop's first step, out of a loop, and out of it early when a decision may stop.
+The scoring diagram draws the score sheet: sections with their boxes and rules, the bonuses, the
+write rule (already resolved for the chosen options) and how the total decides the winner.
+
+Every word comes from the model's texts or from `describe` (the one source of step texts).
+"""
+from __future__ import annotations
+
+import html
+import textwrap
+from dataclasses import dataclass, field
+
+import graphviz
+
+from ..interpreter.errors import RulebookError
+from ..interpreter.model import Model, Step
+from ..interpreter.scoring import Scorer
+from .describe import (ROLE_STYLES, edge_text, end_text, kind_of, phrase, step_label)
+
+FONT = "Helvetica,Arial,sans-serif"
+WRAP = 36  # characters per line in a node
+EDGE_COLOR = "#475569"
+BACK_COLOR = "#2563eb"  # arrows back to a loop's start, in the loop colour
+STOP_COLOR = "#15803d"  # a decision leaving its loop early, in the decision colour
+
+
+def diagram(model: Model, lang: str, what: str = "flow") -> graphviz.Digraph:
+    """The flow diagram (`what='flow'`) or the scoring diagram (`what='scoring'`)."""
+    if what == "flow":
+        return flow_diagram(model, lang)
+    if what == "scoring":
+        return scoring_diagram(model, lang)
+    raise ValueError(f"no diagram '{what}'")
+
+
+# shared ---------------------------------------------------------------------------------------
+
+def _graph(model: Model, lang: str, name: str, title: str) -> graphviz.Digraph:
+    g = graphviz.Digraph(name=name)
+    g.attr("graph", rankdir="TB", fontname=FONT, fontsize="18", labelloc="t", labeljust="c",
+           label=_html(title, _option_lines(model, lang), title_size=20, width=80), nodesep="0.35", ranksep="0.45",
+           newrank="true", compound="true", bgcolor="white", pad="0.3")
+    g.attr("node", fontname=FONT, fontsize="12", margin="0.18,0.08")
+    g.attr("edge", fontname=FONT, fontsize="11", color=EDGE_COLOR, fontcolor="#334155", arrowsize="0.8")
+    return g
+
+
+def _style(role: str) -> dict[str, str]:
+    s = ROLE_STYLES[role]
+    return {"shape": s.shape, "style": s.style, "fillcolor": s.fillcolor, "color": s.color, "fontcolor": s.fontcolor}
+
+
+def _wrap(text: str, width: int = WRAP) -> list[str]:
+    out: list[str] = []
+    for line in text.split("\n"):
+        out.extend(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+    return out
+
+
+def _html(title: str, lines: list[str] = (), small: list[str] = (), title_size: int | None = None,
+          width: int = WRAP) -> str:
+    """An HTML-like graphviz label: a bold title, then wrapped lines, then smaller grey lines."""
+    size = f' point-size="{title_size}"' if title_size else ""
+    parts = [f"<font{size}><b>{html.escape(line)}</b></font>" for line in _wrap(title, width)] if title else []
+    for text in lines:
+        parts += [f'<font point-size="11">{html.escape(line)}</font>' for line in _wrap(text, width)]
+    for text in small:
+        parts += [f'<font point-size="10" color="#64748b">{html.escape(line)}</font>' for line in _wrap(text, width)]
+    return "<" + "<br/>".join(parts) + ">"
+
+
+def _option_lines(model: Model, lang: str) -> list[str]:
+    """The options chosen away from their defaults, so two diagrams of one model can be told apart."""
+    lines = []
+    for oid, value in model.option_values.items():
+        option = model.options[oid]
+        if value == option.default:
+            continue
+        if option.choices:
+            shown = option.choices[str(value)][lang]
+        elif isinstance(value, bool):
+            shown = phrase("yes" if value else "no", lang)
+        else:
+            shown = str(value)
+        lines.append(phrase("option", lang, option=option.name[lang], value=shown))
+    return lines
+
+
+# flow -----------------------------------------------------------------------------------------
+
+@dataclass
+class _Exit:
+    node: str
+    label: str = ""
+    color: str = EDGE_COLOR
+
+
+@dataclass
+class _Entry:
+    node: str
+    cluster: str = ""  # the outermost loop this node is the first step of
+
+
+@dataclass
+class _Flow:
+    model: Model
+    lang: str
+    edges: list[tuple[str, str, dict]] = field(default_factory=list)
+
+    def edge(self, tail: _Exit, head: _Entry, **attrs) -> None:
+        attrs = {"label": tail.label, "color": tail.color, "fontcolor": tail.color, "lhead": head.cluster} | attrs
+        self.edges.append((tail.node, head.node, {k: v for k, v in attrs.items() if v}))
+
+    def step(self, graph: graphviz.Digraph, step: Step) -> tuple[_Entry, list[_Exit], list[_Exit]]:
+        """Draw a step; returns how to enter it, the ways out of it, and early ways out of its loop."""
+        kind = kind_of(step)
+        if kind.role == "loop":
+            return self.loop(graph, step)
+        node = f"step_{step.id}"
+        graph.node(node, _html(step.name[self.lang], [step_label(step, self.model, self.lang)]), **_style(kind.role))
+        stop = edge_text(step, self.model, self.lang, "stop")
+        return _Entry(node), [_Exit(node)], [_Exit(node, stop, STOP_COLOR)] if stop else []
+
+    def loop(self, graph: graphviz.Digraph, step: Step) -> tuple[_Entry, list[_Exit], list[_Exit]]:
+        s = ROLE_STYLES["loop"]
+        cluster = f"cluster_{step.id}"
+        with graph.subgraph(name=cluster) as c:
+            c.attr(label=step_label(step, self.model, self.lang), style=s.style, color=s.color, fillcolor=s.fillcolor,
+                   fontcolor=s.fontcolor, fontname=FONT, fontsize="13", labeljust="l", margin="14", penwidth="1.4")
+            entry, pending, breaks = None, [], []
+            for child in step.steps:
+                first, exits, stops = self.step(c, child)
+                for tail in pending:
+                    self.edge(tail, first)
+                entry = entry or first
+                pending, breaks = exits, breaks + stops
+        back = edge_text(step, self.model, self.lang, "back")
+        if back:
+            for tail in pending:
+                self.edge(_Exit(tail.node, back, BACK_COLOR), _Entry(entry.node), constraint="false", style="dashed")
+        out = edge_text(step, self.model, self.lang, "exit")
+        # arrows into the loop end at its border, so they never cross its label
+        return _Entry(entry.node, cluster), [_Exit(t.node, out or t.label, t.color) for t in pending] + breaks, []
+
+
+def flow_diagram(model: Model, lang: str) -> graphviz.Digraph:
+    """The phase tree top to bottom: loops as clusters, chance steps, decisions and the end."""
+    g = _graph(model, lang, f"{model.id}_flow", model.name[lang])
+    flow = _Flow(model, lang)
+    g.node("start", "", shape="circle", style="filled", fillcolor="#111827", color="#111827", width="0.22",
+           fixedsize="true")
+    entry, exits, stops = flow.step(g, model.flow)
+    flow.edge(_Exit("start"), entry)
+    g.node("end", _html("", [end_text(model, lang)], width=44), **_style("end"))
+    for tail in exits + stops:
+        flow.edge(tail, _Entry("end"))
+    for tail, head, attrs in flow.edges:
+        g.edge(tail, head, **attrs)
+    return g
+
+
+# scoring --------------------------------------------------------------------------------------
+
+def scoring_diagram(model: Model, lang: str) -> graphviz.Digraph:
+    """The score sheet: write rule → sections (a table of boxes each) → totals and bonuses → winner."""
+    g = _graph(model, lang, f"{model.id}_scoring", phrase("sheet", lang, game=model.name[lang]))
+    scorer = Scorer(model)
+    writes = [s for s in model.flow.walk() if s.kind == "write"]
+    for step in writes:
+        rule = [step.rule[lang]] if step.rule and step.rule[lang] else []
+        g.node(f"step_{step.id}", _html(step.name[lang], [step_label(step, model, lang)] + rule, width=52),
+               **_style("decision"))
+    with g.subgraph(name="sheet") as row:  # the sections side by side
+        row.attr(rank="same")
+        for section in model.sections:
+            row.node(f"section_{section.id}", _section_table(model, section, scorer, lang), shape="plain")
+    for section in model.sections:
+        for step in writes:
+            g.edge(f"step_{step.id}", f"section_{section.id}")
+    g.node("grand_total", _html(phrase("grand_total", lang, bonuses=bool(model.bonuses))), **_style("total"))
+    for section in model.sections:
+        g.edge(f"section_{section.id}:total:s", "grand_total")
+    for bonus in model.bonuses:
+        node = f"bonus_{bonus.id}"
+        g.node(node, _html(bonus.name[lang], [bonus.rule[lang]], width=30), **_style("bonus"))
+        if bonus.when == "write":
+            for step in writes:
+                g.edge(f"step_{step.id}", node, label=phrase("on_write", lang))
+        else:
+            sources = [s.id for s in model.sections if s.id == bonus.section] or [s.id for s in model.sections]
+            for source in sources:
+                g.edge(f"section_{source}:total:s", node, label=phrase("at_end", lang))
+        g.edge(node, "grand_total")
+    g.node("end", _html("", [end_text(model, lang)], width=44), **_style("end"))
+    g.edge("grand_total", "end")
+    return g
+
+
+def _section_table(model: Model, section, scorer: Scorer, lang: str) -> str:
+    """A section as a table: its name, one row per box (name, rule, example), and its total."""
+    look, box, total = ROLE_STYLES["section"], ROLE_STYLES["box"], ROLE_STYLES["total"]
+    esc = html.escape
+    rows = [f'<tr><td colspan="3" align="left" bgcolor="{look.fillcolor}"><font point-size="14"><b>'
+            f'{esc(section.name[lang])}</b></font></td></tr>']
+    for box_id in section.boxes:
+        b = model.boxes[box_id]
+        rule = "<br/>".join(esc(line) for line in _wrap(b.rule[lang], 34))
+        example = "".join(f'<font point-size="10" color="#64748b">{esc(x)}</font>' for x in _example(scorer, box_id, lang))
+        rows.append(f'<tr><td port="{box_id}" align="left" bgcolor="{box.fillcolor}"><b>{esc(b.name[lang])}</b></td>'
+                    f'<td align="left" balign="left" bgcolor="{box.fillcolor}"><font point-size="11">{rule}</font></td>'
+                    f'<td align="left" bgcolor="{box.fillcolor}">{example}</td></tr>')
+    label = esc(phrase("section_total", lang, section=section.name[lang]))
+    rows.append(f'<tr><td port="total" colspan="3" align="left" bgcolor="{total.fillcolor}"><b>{label}</b></td></tr>')
+    return (f'<<table border="1" cellborder="1" cellspacing="0" cellpadding="6" color="{look.color}" '
+            f'style="rounded">{"".join(rows)}</table>>')
+
+
+def _example(scorer: Scorer, box_id: str, lang: str) -> list[str]:
+    """'e.g. 1 1 3 1 5 → 3': the box's example roll as the turn's last roll, on an empty sheet.
+
+    An example that needs a filled sheet to score (it gives 0 on an empty one) is left out."""
+    box = scorer.model.boxes[box_id]
+    if not box.example:
+        return []
+    try:
+        points = scorer.points(box_id, box.example, {}, _rolls_per_turn(scorer.model))
+    except RulebookError:
+        return []
+    if points == 0 and "sheet" in box.score.deps:
+        return []
+    return [phrase("example", lang, dice=" ".join(map(str, box.example)), points=points)]
+
+
+def _rolls_per_turn(model: Model) -> int:
+    """How many rolls a turn has at most: each roll step times the repeats around it in the turn."""
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+
+    def count(step: Step, factor: int) -> int:
+        if step.kind == "roll":
+            return factor
+        inner = factor * (step.times or 1) if step.kind == "repeat" else factor
+        return sum(count(child, inner) for child in step.steps)
+    return max(1, count(turn, 1))
