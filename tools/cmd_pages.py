@@ -1,0 +1,61 @@
+"""Write localized rule pages: an index and one page per game and language (HTML or Markdown)."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ..interpreter.errors import UsageError
+from ..interpreter.loader import load_model
+from ..interpreter.model import LANGUAGES
+from .cli import add_option_argument, parse_options
+
+
+def add_arguments(p) -> None:
+    p.add_argument("models", nargs="+", metavar="MODEL", help="model files or bundled models' names")
+    p.add_argument("--lang", default=",".join(LANGUAGES), help="comma-separated languages (default: en,de,nl)")
+    p.add_argument("--format", default="html", choices=("html", "md"), help="html (default) or md")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write the site to")
+    add_option_argument(p)
+
+
+def load_models(names: list[str], options: dict[str, str]):
+    """Each model with the options it knows; an option no model knows is an error."""
+    from ..interpreter.loader import resolve
+    from ..interpreter.yamlsource import load_yaml
+    models = []
+    used: set[str] = set()
+    for name in names:
+        path = resolve(name)
+        known = _option_names(load_yaml(path.read_text(encoding="utf-8"), str(path)))
+        mine = {k: v for k, v in options.items() if k in known}
+        used |= mine.keys()
+        models.append(load_model(name, mine))
+    unknown = [k for k in options if k not in used]
+    if unknown:
+        load_model(names[0], {unknown[0]: options[unknown[0]]})  # raises the usual one-line error
+        raise UsageError(f"unknown option '{unknown[0]}'")
+    return models
+
+
+def _option_names(data) -> set[str]:
+    try:
+        return set(data.get("options", {}) or {})
+    except AttributeError:
+        return set()
+
+
+def run(args) -> int:
+    from .pages import build_site, write_site
+    started = time.perf_counter()
+    langs = [x.strip() for x in args.lang.split(",") if x.strip()]
+    models = load_models(args.models, parse_options(args.option))
+    files = build_site(models, langs, args.format)
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"-o: {out} is a file, not a folder")
+    write_site(files, out)
+    pages = len(models) * len(langs)
+    print(f"wrote {pages} page{'s' if pages != 1 else ''} for {len(models)} game{'s' if len(models) != 1 else ''} "
+          f"in {', '.join(langs)} to {out}/ ({len(files)} files, {time.perf_counter() - started:.2f} s); "
+          f"start at {out / next(iter(files))}")
+    return 0

@@ -1,0 +1,399 @@
+"""Localized rule pages: a static site with an index and one page per game and language.
+
+Everything a page says about a game comes from its `Model`: names, rules and options from the
+model's texts, points of the worked examples from the `Scorer`, how a turn goes from the phase tree
+(worded by `describe`, the one definition of step texts shared with the diagrams). The frame around
+it (headings, labels, the sentences that carry numbers) is English in the Jinja2 templates and in
+this file, translated through the gettext catalogs in `locales/` (see `i18n.translator`).
+
+`build_site` is pure: models in, a dict of file name → content out. `write_site` writes that dict.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import jinja2
+from markupsafe import Markup, escape
+
+from ..interpreter.errors import UsageError
+from ..interpreter.loader import bundled_models
+from ..interpreter.model import LANGUAGES, Model, Step
+from ..interpreter.scoring import Scorer
+from .i18n import translator
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES_DIR = HERE / "templates"
+STATIC_DIR = HERE / "static"
+FORMATS = ("html", "md")
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in its own language
+
+
+# the site's file names --------------------------------------------------------
+
+@dataclass(frozen=True)
+class Site:
+    """Which games, languages and format a site has, and what its files are called."""
+
+    models: tuple[Model, ...]
+    langs: tuple[str, ...]
+    fmt: str = "html"
+
+    def index_file(self, lang: str) -> str:
+        return f"index.{self.fmt}" if lang == self.langs[0] else f"index.{lang}.{self.fmt}"
+
+    def game_file(self, model: Model, lang: str) -> str:
+        return f"{model.id}.{lang}.{self.fmt}"
+
+    @staticmethod
+    def diagram_file(model: Model, lang: str) -> str:
+        return f"{model.id}.{lang}.svg"
+
+    @staticmethod
+    def model_file(model: Model) -> str:
+        return f"{model.id}.yaml"
+
+
+def check_site(models: Iterable[Model], langs: Iterable[str], fmt: str) -> Site:
+    """A Site, or a UsageError for an unknown language or format or two games with one id."""
+    models, langs = tuple(models), tuple(dict.fromkeys(langs))
+    if not models:
+        raise UsageError("no models to write pages for")
+    for lang in langs:
+        if lang not in LANGUAGES:
+            raise UsageError(f"--lang: rulebook speaks {', '.join(LANGUAGES)}, not '{lang}'")
+    if not langs:
+        raise UsageError("--lang needs at least one language")
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not '{fmt}'")
+    seen: dict[str, str] = {}
+    for m in models:
+        if m.id in seen:
+            raise UsageError(f"two models have the id '{m.id}' ({seen[m.id]} and {m.path})",
+                             "give the copy its own id (rulebook new … --id NAME)")
+        seen[m.id] = m.path
+    return Site(models, langs, fmt)
+
+
+# what a page says ----------------------------------------------------------------
+
+def _dice_html(dice: tuple[int, ...]) -> Markup:
+    inner = Markup(" ").join(Markup('<span class="die">%s</span>') % d for d in dice)
+    return Markup('<span class="dice">%s</span>') % inner
+
+
+def _dice_text(dice: tuple[int, ...]) -> str:
+    return " ".join(map(str, dice))
+
+
+class Words:
+    """The sentences of a page that carry numbers or game words, in one language and format.
+
+    Each is one gettext message with named placeholders, so a translation can put the words in the
+    order its language wants (German verb-final clauses, Dutch inversion) and ngettext picks the
+    plural form. Numbers that count things are words ("five dice"); points stay digits.
+    """
+
+    def __init__(self, lang: str, fmt: str):
+        from .describe import number_words
+        self.lang, self.fmt = lang, fmt
+        self.t = translator(lang)
+        self._number_words = number_words
+
+    def _(self, message: str, **values: Any) -> Markup | str:
+        return self._fill(self.t.gettext(message), values)
+
+    def n_(self, singular: str, plural: str, n: int, **values: Any) -> Markup | str:
+        return self._fill(self.t.ngettext(singular, plural, n), values)
+
+    def _fill(self, template: str, values: dict) -> Markup | str:
+        if self.fmt == "html":
+            return Markup(escape(template)) % values  # values are escaped unless they are Markup
+        return template % values
+
+    def number(self, n: int) -> str:
+        return self._number_words(n, self.lang)
+
+    def dice(self, dice: tuple[int, ...]) -> Markup | str:
+        return _dice_html(dice) if self.fmt == "html" else _dice_text(dice)
+
+    def example(self, dice, box_name: str, points: int) -> Markup | str:
+        # a no-break space keeps the points and their unit on one line
+        return self.n_("%(dice)s in %(box)s scores %(num)d\u00a0point.", "%(dice)s in %(box)s scores %(num)d\u00a0points.",
+                       points, dice=self.dice(dice), box=box_name, num=points)
+
+    def players(self, lo: int, hi: int) -> Markup | str:
+        if lo == hi:
+            return self.n_("%(num)d player", "%(num)d players", lo, num=lo)
+        return self.n_("%(min)d to %(num)d player", "%(min)d to %(num)d players", hi, min=lo, num=hi)
+
+    def dice_needed(self, n: int, faces: int) -> Markup | str:
+        return self.n_("%(count)s die with the faces 1 to %(faces)d", "%(count)s dice with the faces 1 to %(faces)d",
+                       n, count=self.number(n), faces=faces)
+
+    def sheet_needed(self, boxes: int) -> Markup | str:
+        return self.n_("a score sheet for each player, with %(count)s box",
+                       "a score sheet for each player, with %(count)s boxes", boxes, count=self.number(boxes))
+
+    def rounds(self, n: int) -> Markup | str:
+        return self.n_("%(count)s round", "%(count)s rounds", n, count=self.number(n))
+
+    def rolls_per_turn(self, n: int) -> Markup | str:
+        return self.n_("up to %(count)s roll per turn", "up to %(count)s rolls per turn", n, count=self.number(n))
+
+
+def rounds_of(model: Model) -> int:
+    """How many rounds a game has: the repeats around the turn step, multiplied."""
+    def walk(step: Step, times: int) -> int | None:
+        if step.kind == "each_player":
+            return times
+        for child in step.steps:
+            found = walk(child, times * (step.times or 1) if step.kind == "repeat" else times)
+            if found is not None:
+                return found
+        return None
+    return walk(model.flow, 1) or 1
+
+
+def rolls_per_turn(model: Model) -> int:
+    """The most rolls one turn can have: roll steps inside the turn, times their repeats."""
+    def count(step: Step) -> int:
+        if step.kind == "roll":
+            return 1
+        inner = sum(count(c) for c in step.steps)
+        return inner * (step.times or 1) if step.kind == "repeat" else inner
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+    return count(turn)
+
+
+def showcase_roll(model: Model) -> tuple[int, ...] | None:
+    """The example roll most boxes share (the first on a tie): shown in every box on the page."""
+    examples = [b.example for b in model.boxes.values() if b.example]
+    if not examples:
+        return None
+    counts = Counter(examples)
+    return max(examples, key=lambda e: counts[e])  # max keeps the first of equals
+
+
+def zero_writes(model: Model) -> bool:
+    """Whether dice that do not fit a box may still be written into it (for 0), with an empty sheet."""
+    scorer = Scorer(model)
+    for box in model.boxes.values():
+        if box.example and any(c.points == 0 for c in scorer.choices(box.example, {})):
+            return True
+    return False
+
+
+def _step_tree(step: Step, model: Model, lang: str) -> dict:
+    from . import describe
+    return {
+        "id": step.id,
+        "kind": step.kind,
+        "role": describe.kind_of(step).role,
+        "name": step.name[lang],
+        "sentence": describe.step_sentence(step, model, lang),
+        "bound": describe.bound_text(step, model, lang),
+        "who": describe.who_text(step, model, lang),
+        "choice": describe.choice_text(step, model, lang),
+        "rule": step.rule[lang] if step.rule else None,
+        "steps": [_step_tree(s, model, lang) for s in step.steps],
+    }
+
+
+def _option_value(option, value, w: Words) -> str:
+    if option.type == "bool":
+        return w._("yes") if value else w._("no")
+    if option.type == "word":
+        return option.choices[str(value)][w.lang]
+    return str(value)
+
+
+def _other_value(option) -> str:
+    """A value other than the default, to show how an option is chosen on the command line."""
+    if option.type == "bool":
+        return str(not option.default).lower()
+    if option.type == "word":
+        return next((c for c in option.choices if c != option.default), str(option.default))
+    if option.min is not None and option.default != option.min:
+        return str(option.min)
+    return str(option.max if option.max is not None else option.default + 1)
+
+
+def _options(model: Model, w: Words) -> list[dict]:
+    out = []
+    for o in model.options.values():
+        value = model.option_values[o.id]
+        item = {
+            "id": o.id, "name": o.name[w.lang], "description": o.description[w.lang] if o.description else None,
+            "default": _option_value(o, o.default, w), "value": _option_value(o, value, w),
+            "default_id": str(o.default), "value_id": str(value), "changed": value != o.default, "type": o.type, "choices": [], "range": None,
+            "example_flag": f"--option {o.id}={_other_value(o)}",
+        }
+        if o.type == "word":
+            item["choices"] = [{"id": c, "text": t[w.lang], "default": c == o.default, "chosen": c == value}
+                               for c, t in o.choices.items()]
+        elif o.type == "number" and o.min is not None and o.max is not None:
+            item["range"] = w._("%(min)d to %(max)d", min=o.min, max=o.max)
+        out.append(item)
+    return out
+
+
+def _sections(model: Model, w: Words) -> list[dict]:
+    scorer = Scorer(model)
+    lang = w.lang
+    out = []
+    for section in model.sections:
+        rows = []
+        for box_id in section.boxes:
+            box = model.boxes[box_id]
+            example = None
+            if box.example:
+                points = scorer.points(box_id, box.example)
+                example = {"dice": w.dice(box.example), "points": points,
+                           "sentence": w.example(box.example, box.name[lang], points)}
+            rows.append({"id": box_id, "name": box.name[lang], "rule": box.rule[lang], "example": example})
+        bonuses = [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
+                   for b in model.bonuses if b.section == section.id]
+        out.append({"id": section.id, "name": section.name[lang], "rows": rows, "bonuses": bonuses})
+    return out
+
+
+def game_context(model: Model, lang: str, site: Site) -> dict:
+    """Everything one game page says, in one language: plain data for the templates."""
+    from . import describe
+    w = Words(lang, site.fmt)
+    scorer = Scorer(model)
+    showcase = showcase_roll(model)
+    showcase_rows = []
+    if showcase:
+        for box_id, box in model.boxes.items():
+            showcase_rows.append({"name": box.name[lang], "points": scorer.points(box_id, showcase)})
+    total_parts = []
+    for section in model.sections:
+        total_parts.append(section.name[lang])
+        total_parts += [b.name[lang] for b in model.bonuses if b.section == section.id]
+    total_parts += [b.name[lang] for b in model.bonuses if b.section is None]
+    bundled = bundled_models()
+    source_name = model.id if bundled.get(model.id) and Path(model.path).name == bundled[model.id].name \
+        else Site.model_file(model)
+    copy_name = "my-" + model.id.replace("_", "-") + ".yaml"
+    return {
+        "lang": lang,
+        "model": model,
+        "name": model.name[lang],
+        "tagline": model.tagline[lang] if model.tagline else None,
+        "objective": model.objective[lang] if model.objective else None,
+        "end": describe.end_text(model, lang),
+        "players": w.players(model.min_players, model.max_players),
+        "needs": [w.dice_needed(model.n_dice, model.faces), w.sheet_needed(len(model.boxes)), w._("a pen")],
+        "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))],
+        "flow": _step_tree(model.flow, model, lang),
+        "write_rules": [s.rule[lang] for s in model.flow.walk() if s.kind == "write" and s.rule],
+        "zero_writes": zero_writes(model),
+        "sections": _sections(model, w),
+        "total_parts": total_parts,
+        "loose_bonuses": [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
+                          for b in model.bonuses if b.section is None],
+        "showcase": {"dice": w.dice(showcase), "rows": showcase_rows} if showcase else None,
+        "options": _options(model, w),
+        "changed_options": [o for o in _options(model, w) if o["changed"]],
+        "files": {
+            "diagram": site.diagram_file(model, lang),
+            "model": site.model_file(model),
+            "index": site.index_file(lang),
+        },
+        "source_name": source_name,
+        "copy_name": copy_name,
+        "w": w,
+    }
+
+
+def _switcher(site: Site, lang: str, file_of) -> list[dict]:
+    return [{"lang": other, "name": LANGUAGE_NAMES[other], "href": file_of(other), "current": other == lang}
+            for other in site.langs]
+
+
+# rendering -------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def environment(lang: str, fmt: str) -> jinja2.Environment:
+    """A Jinja2 environment whose gettext speaks `lang` (one per language and format, cached)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=fmt == "html",
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.install_gettext_translations(translator(lang), newstyle=True)
+    return env
+
+
+def render_game(model: Model, lang: str, site: Site, diagram_svg: str | None = None) -> str:
+    env = environment(lang, site.fmt)
+    ctx = game_context(model, lang, site)
+    ctx["has_diagram"] = diagram_svg is not None
+    ctx["languages"] = _switcher(site, lang, lambda other: site.game_file(model, other))
+    ctx["home"] = site.index_file(lang)
+    return env.get_template(f"game.{site.fmt}.j2").render(ctx)
+
+
+def render_index(site: Site, lang: str) -> str:
+    env = environment(lang, site.fmt)
+    games = [{"name": m.name[lang], "tagline": m.tagline[lang] if m.tagline else None,
+              "href": site.game_file(m, lang),
+              "players": Words(lang, site.fmt).players(m.min_players, m.max_players)} for m in site.models]
+    ctx = {"lang": lang, "games": games, "home": site.index_file(lang),
+           "languages": _switcher(site, lang, site.index_file)}
+    return env.get_template(f"index.{site.fmt}.j2").render(ctx)
+
+
+def diagram_svg(model: Model, lang: str) -> str | None:
+    """The rule diagram (the phase tree) as SVG text in `lang`, drawn by tools/diagram.py."""
+    import graphviz
+
+    from . import diagram
+    try:
+        return diagram.diagram(model, lang, "flow").pipe(format="svg", encoding="utf-8")
+    except graphviz.ExecutableNotFound:
+        raise UsageError("the pages embed the rule diagram, which needs Graphviz's dot",
+                         "install it, e.g. apt-get install graphviz") from None
+
+
+def build_site(models: Iterable[Model], langs: Iterable[str] = LANGUAGES, fmt: str = "html") -> dict[str, str]:
+    """Every file of the site: file name (relative, '/' separated) → text."""
+    site = check_site(models, langs, fmt)
+    files: dict[str, str] = {}
+    for lang in site.langs:
+        files[site.index_file(lang)] = render_index(site, lang)
+    for model in site.models:
+        files[site.model_file(model)] = model.source
+        for lang in site.langs:
+            svg = diagram_svg(model, lang)
+            if svg is not None:
+                files[site.diagram_file(model, lang)] = svg
+            files[site.game_file(model, lang)] = render_game(model, lang, site, svg)
+    if fmt == "html":
+        for path in sorted(STATIC_DIR.iterdir()):
+            if path.is_file():
+                files[f"static/{path.name}"] = path.read_text(encoding="utf-8")
+    return files
+
+
+def write_site(files: dict[str, str], outdir: Path) -> list[Path]:
+    """Write the files under `outdir` (created if needed); returns the paths written."""
+    written = []
+    try:
+        for name, text in files.items():
+            path = outdir / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise UsageError(f"cannot write the pages to {outdir}: {exc.strerror or exc}") from None
+    return written
