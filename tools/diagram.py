@@ -65,12 +65,17 @@ def _html(title: str, lines: list[str] = (), small: list[str] = (), title_size: 
           width: int = WRAP) -> str:
     """An HTML-like graphviz label: a bold title, then wrapped lines, then smaller grey lines."""
     size = f' point-size="{title_size}"' if title_size else ""
-    parts = [f"<font{size}><b>{html.escape(line)}</b></font>" for line in _wrap(title, width)] if title else []
+
+    def run(text: str, opening: str, closing: str = "</font>") -> list[str]:
+        # graphviz rejects an empty <font></font>: an empty line is just a line break
+        return [f"{opening}{html.escape(line)}{closing}" if line.strip() else "" for line in _wrap(text, width)]
+    parts = run(title, f"<font{size}><b>", "</b></font>") if title else []
     for text in lines:
-        parts += [f'<font point-size="11">{html.escape(line)}</font>' for line in _wrap(text, width)]
+        parts += run(text, '<font point-size="11">')
     for text in small:
-        parts += [f'<font point-size="10" color="#64748b">{html.escape(line)}</font>' for line in _wrap(text, width)]
-    return "<" + "<br/>".join(parts) + ">"
+        parts += run(text, '<font point-size="10" color="#64748b">')
+    return "<" + "<br/>".join(parts) + ">" if any(parts) else '" "'
+
 
 
 def _option_lines(model: Model, lang: str) -> list[str]:
@@ -171,7 +176,7 @@ def scoring_diagram(model: Model, lang: str) -> graphviz.Digraph:
     scorer = Scorer(model)
     writes = [s for s in model.flow.walk() if s.kind == "write"]
     for step in writes:
-        rule = [step.rule[lang]] if step.rule and step.rule[lang] else []
+        rule = ["", step.rule[lang]] if step.rule and step.rule[lang] else []  # "" leaves a blank line
         g.node(f"step_{step.id}", _html(step.name[lang], [step_label(step, model, lang)] + rule, width=52),
                **_style("decision"))
     with g.subgraph(name="sheet") as row:  # the sections side by side
