@@ -28,8 +28,16 @@ MAX_REPEAT = 1000
 
 
 def bundled_models() -> dict[str, Path]:
-    """The models shipped with rulebook, by name."""
-    return {p.stem: p for p in sorted(RULES_DIR.glob("*.yaml"))}
+    """The models shipped with rulebook, by name, in the order of rules/index.txt (then by name)."""
+    found = {p.stem: p for p in sorted(RULES_DIR.glob("*.yaml"))}
+    index = RULES_DIR / "index.txt"
+    order = index.read_text(encoding="utf-8").split() if index.exists() else []
+    return {name: found[name] for name in dict.fromkeys([*order, *sorted(found)]) if name in found}
+
+
+def default_model() -> str:
+    """The bundled model played when none is named: the first in rules/index.txt."""
+    return next(iter(bundled_models()))
 
 
 def resolve(name_or_path: str) -> Path:
@@ -222,6 +230,8 @@ class _Builder:
             if c:
                 definitions[name] = c
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
+        if end_if is not None and not end_if.deps and end_if(Context()) is False:
+            end_if = None  # the chosen options rule an early end out: the game runs its full course
         if self.errors:
             unique = {str(e): e for e in self.errors}  # a broken definition fails at every use
             raise ErrorList(sorted(unique.values(), key=lambda e: (e.pos.line, e.pos.col)))

@@ -57,7 +57,7 @@ class PlannerBot:
             self._boxes, self._table = boxes, table
             best = table.max(axis=0)
             tt = turn_tables(state.model.n_dice, state.model.faces)
-            self._layers = tt.layers(best[None, :], 8)
+            self._layers = tt.layers(best[:, None], 8)
             self._plan_key = key
         return self._layers
 
@@ -66,7 +66,7 @@ class PlannerBot:
         layers = self._plan(state)
         tt = turn_tables(state.model.n_dice, state.model.faces)
         left = min(state.rolls_left(), len(layers) - 1)
-        Kv = layers[left][0][0]
+        Kv = layers[left][0][:, 0]
         from .dice import sub_multisets
         return {k: float(Kv[tt.keep_index[k]]) for k in sub_multisets(state.dice)}
 

@@ -85,7 +85,7 @@ class Space:
                 leg.append(self.explorer.explore(self.allowed, ctx, {("filled", b): False}) if self.allowed else Tree(True))
                 bon.append([self.explorer.explore(x.points, ctx, {("filled", b): False}) for x in self.write_bonuses])
             self.points[b], self.legal[b], self.bonus[b] = pts, leg, bon
-        self.box_values = {b: sorted({v for t in self.points[b] for v in t.values()}) for b in self.boxes}
+        self.possible_points = {b: sorted({v for t in self.points[b] for v in t.values()}) for b in self.boxes}
 
     # reachable states -------------------------------------------------------------
     def feature_domains(self, mask: int) -> list[list[int]]:
@@ -95,11 +95,11 @@ class Space:
                 sums = {0}
                 for b in self.model.sections[[s.id for s in self.model.sections].index(f.name)].boxes:
                     if mask & self.bit[b]:
-                        sums = {min(f.limit, s + v) for s in sums for v in self.box_values[b] if v >= 0}
+                        sums = {min(f.limit, s + v) for s in sums for v in self.possible_points[b] if v >= 0}
                 out.append(sorted(sums))
             else:
                 filled = mask & self.bit[f.name]
-                out.append([0, 1] if filled and f.limit in self.box_values[f.name] else [0])
+                out.append([0, 1] if filled and f.limit in self.possible_points[f.name] else [0])
         return out
 
     def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -171,39 +171,69 @@ class Space:
         return out
 
     # one batch of states ------------------------------------------------------------
+    def box_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, box: str):
+        """For the states where `box` is open: (their positions, (R, S') value of writing there).
+
+        The value is points + write bonus + the table's value of the sheet that results; -inf where
+        the write rule does not allow the box.
+        """
+        open_ = (masks & self.bit[box]) == 0
+        sel = np.nonzero(open_)[0]
+        if len(sel) == 0:
+            return sel, None
+        every = len(sel) == len(masks)
+        m, f = (masks, feats) if every else (masks[sel], feats[sel])
+        atoms = self.atoms(m, f)
+        P = self.rows(self.points[box], atoms, len(sel), np.int64)
+        A = self.rows(self.legal[box], atoms, len(sel), bool)
+        gain = P.astype(np.float64)
+        for trees in zip(*self.bonus[box]):
+            gain = gain + self.rows(list(trees), atoms, len(sel), np.int64)
+        nxt = (m | self.bit[box]) * self.F
+        same = np.zeros(len(sel), dtype=np.int64)
+        moved = None  # (R, S') part of the feature index that depends on the points
+        for i, ft in enumerate(self.feats):
+            if ft.kind == "total" and self.bit[box] & self.section_bits[ft.name]:
+                part = np.minimum(ft.limit, f[:, i][None, :] + np.maximum(P, 0)) * self.radix[i]
+            elif ft.kind == "equals" and ft.name == box:
+                part = (P == ft.limit).astype(np.int64) * self.radix[i]
+            else:
+                same += f[:, i] * self.radix[i]
+                continue
+            moved = part if moved is None else moved + part
+        base = nxt + same
+        value = gain + (V[base][None, :] if moved is None else V[base[None, :] + moved])
+        if not (A.all() if A.dtype == bool else True):
+            value = np.where(A, value, -np.inf)
+        return (slice(None) if every else sel), value
+
     def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray) -> np.ndarray:
         """(R, S): the best value of writing each final roll, given the table V of fuller sheets."""
-        S = len(masks)
-        atoms = self.atoms(masks, feats)
-        best = np.full((len(self.tt.rolls), S), -np.inf)
+        best = np.full((len(self.tt.rolls), len(masks)), -np.inf)
         for b in self.boxes:
-            open_ = (masks & self.bit[b]) == 0
-            if not open_.any():
+            sel, value = self.box_values(masks, feats, V, b)
+            if value is None:
                 continue
-            sel = np.nonzero(open_)[0]
-            m, f = masks[sel], feats[sel]
-            sub_atoms = self.atoms(m, f)
-            P = self.rows(self.points[b], sub_atoms, len(sel), np.int64)
-            A = self.rows(self.legal[b], sub_atoms, len(sel), bool)
-            gain = P.astype(np.float64)
-            for trees in zip(*self.bonus[b]):
-                gain = gain + self.rows(list(trees), sub_atoms, len(sel), np.int64)
-            nxt = (m | self.bit[b]) * self.F
-            delta = np.zeros((1, len(sel)), dtype=np.int64)
-            for i, ft in enumerate(self.feats):
-                if ft.kind == "total" and self.bit[b] & self.section_bits[ft.name]:
-                    delta = delta + np.minimum(ft.limit, f[:, i][None, :] + np.maximum(P, 0)) * self.radix[i]
-                elif ft.kind == "equals" and ft.name == b:
-                    delta = delta + (P == ft.limit).astype(np.int64) * self.radix[i]
-                else:
-                    delta = delta + f[:, i][None, :] * self.radix[i]
-            value = gain + V[nxt[None, :] + delta]
-            value = np.where(A, value, -np.inf)
-            best[:, sel] = np.maximum(best[:, sel], value)
+            if isinstance(sel, slice):
+                np.maximum(best, value, out=best)
+            else:
+                best[:, sel] = np.maximum(best[:, sel], value)
         if np.isinf(best).any():
             raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
                               self.model.flow.pos)
         return best
+
+    def encode(self, sheet: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+        """A concrete sheet as a one-state batch (mask, features)."""
+        mask = sum(self.bit[b] for b in sheet)
+        values = []
+        for f in self.feats:
+            if f.kind == "total":
+                boxes = next(s.boxes for s in self.model.sections if s.id == f.name)
+                values.append(min(f.limit, max(0, sum(sheet.get(b, 0) for b in boxes))))
+            else:
+                values.append(int(sheet.get(f.name) == f.limit))
+        return np.array([mask], dtype=np.int64), np.array([values], dtype=np.int64).reshape(1, len(self.feats))
 
     def end_values(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
         """The end bonuses of full sheets, per state."""
@@ -231,7 +261,90 @@ def solve(model: Model, progress: Callable[[int, int], None] | None = None) -> T
             for lo in range(0, len(masks), CHUNK):
                 m, f = masks[lo:lo + CHUNK], feats[lo:lo + CHUNK]
                 W = space.write_values(m, f, V)
-                V[idx[lo:lo + CHUNK]] = space.tt.start_value(W.T, space.rerolls)
+                V[idx[lo:lo + CHUNK]] = space.tt.start_value(W, space.rerolls)
         if progress:
             progress(space.n - k + 1, space.n + 1)
     return Table(V, space.feats, total_states, time.perf_counter() - start)
+
+
+# caching ------------------------------------------------------------------------------
+
+def cache_dir() -> Path:
+    """Where solved tables are kept: $RULEBOOK_CACHE, else the user's cache directory."""
+    import os
+    if os.environ.get("RULEBOOK_CACHE"):
+        return Path(os.environ["RULEBOOK_CACHE"])
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("rulebook"))
+
+
+def cache_key(model: Model) -> str:
+    opts = json.dumps(model.option_values, sort_keys=True)
+    return hashlib.sha256(f"{VERSION}|{model.hash}|{opts}".encode()).hexdigest()[:20]
+
+
+def cache_path(model: Model) -> Path:
+    return cache_dir() / f"{model.id}-{cache_key(model)}.npz"
+
+
+def load_or_solve(model: Model, progress: Callable[[int, int], None] | None = None,
+                  use_cache: bool = True) -> Table:
+    """The solved table, from the disk cache when it is there; computed and stored otherwise."""
+    path = cache_path(model)
+    if use_cache and path.exists():
+        try:
+            with np.load(path) as data:
+                meta = json.loads(str(data["meta"]))
+                return Table(data["values"], [Feature(**f) for f in meta["features"]], meta["states"], meta["seconds"])
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged cache file is recomputed
+    table = solve(model, progress)
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            meta = {"features": [f.__dict__ for f in table.features], "states": table.states, "seconds": table.seconds}
+            tmp = path.with_name(path.stem + ".tmp.npz")
+            np.savez(tmp, values=table.values, meta=json.dumps(meta))
+            tmp.replace(path)
+        except OSError:
+            pass  # no cache, no harm
+    return table
+
+
+# the optimal bot ----------------------------------------------------------------------------
+
+_SPACES: dict[str, tuple[Space, Table]] = {}
+
+
+def solved(model: Model, progress=None) -> tuple[Space, Table]:
+    """The Space and Table of a model (cached in memory per model and options)."""
+    key = cache_key(model)
+    if key not in _SPACES:
+        space = Space(model)
+        _SPACES[key] = (space, load_or_solve(model, progress))
+    return _SPACES[key]
+
+
+class OptimalBot(PlannerBot):
+    """Maximizes the expected final score, reading the solver's table."""
+
+    def __init__(self, model: Model, progress=None):
+        super().__init__()
+        self.space, self.table = solved(model, progress)
+
+    def write_table(self, state: GameState):
+        sp = self.space
+        sheet = state.sheets[state.player]
+        masks, feats = sp.encode(sheet)
+        open_boxes = [b for b in sp.boxes if b not in sheet]
+        table = np.full((len(open_boxes), len(sp.tt.rolls)), -np.inf)
+        for i, b in enumerate(open_boxes):
+            _, value = sp.box_values(masks, feats, self.table.values, b)
+            table[i] = value[:, 0]
+        return open_boxes, table
+
+    def expected_final(self, state: GameState) -> float:
+        """The expected final score of the current player from the start of their turn."""
+        masks, feats = self.space.encode(state.sheets[state.player])
+        idx = self.space.index(masks, feats)[0]
+        return float(self.table.values[idx]) + state.totals(state.player)["total"]

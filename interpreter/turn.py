@@ -29,49 +29,82 @@ class TurnTables:
         for ki, k in enumerate(self.keeps):
             for r, p in chance_outcomes(k, n, faces):
                 T[ki, self.roll_index[r]] += p
-        self.T_t = np.ascontiguousarray(T.T)  # (R, K): values over rolls @ T_t -> values over keeps
-        # keeps grouped by size; each keep's children are the keeps with one die fewer
-        self.by_size = []
+        self.T = T  # (K, R): T @ values over rolls -> values over keeps
+        # Keeps are ordered by size, so each size is a slice. `removes[s]`: for each keep of size s,
+        # the keeps with one die fewer (padded with K, a row of -inf). `adds[s]`: for each keep of
+        # size s, the keep with one more die showing face d, for every face d.
+        self.slices = []
+        start = 0
         for s in range(n + 1):
-            idx = [i for i, k in enumerate(self.keeps) if len(k) == s]
-            children = np.full((len(idx), max(faces, 1)), -1, dtype=np.int64)
-            for row, i in enumerate(idx):
-                k = self.keeps[i]
+            count = sum(1 for k in self.keeps if len(k) == s)
+            self.slices.append(slice(start, start + count))
+            start += count
+        self.removes, self.adds = [], []
+        for s in range(n + 1):
+            group = self.keeps[self.slices[s]]
+            rem = np.full((len(group), max(1, min(s, faces))), K, dtype=np.int64)
+            add = np.zeros((len(group), faces), dtype=np.int64)
+            for row, k in enumerate(group):
                 for c, f in enumerate(sorted(set(k))):
                     j = list(k)
                     j.remove(f)
-                    children[row, c] = self.keep_index[tuple(j)]
-            self.by_size.append((np.array(idx, dtype=np.int64), children))
+                    rem[row, c] = self.keep_index[tuple(j)]
+                if s < n:
+                    for d in range(1, faces + 1):
+                        add[row, d - 1] = self.keep_index[tuple(sorted(k + (d,)))]
+            self.removes.append([np.ascontiguousarray(rem[:, c]) for c in range(rem.shape[1])])
+            self.adds.append([np.ascontiguousarray(add[:, d]) for d in range(faces)])
         self.roll_as_keep = np.array([self.keep_index[r] for r in self.rolls], dtype=np.int64)
+        assert self.roll_as_keep.tolist() == list(range(self.slices[n].start, self.slices[n].stop))
 
-    def best_subkeep(self, keep_values: np.ndarray) -> np.ndarray:
-        """For every keep k: the best value over all keeps contained in k (k itself included)."""
-        W = keep_values.copy()
-        S = W.shape[0]
-        pad = np.full((S, 1), -np.inf)
-        for s in range(1, self.n + 1):
-            idx, children = self.by_size[s]
-            Wp = np.concatenate([W, pad], axis=1)  # index -1 -> -inf
-            best_child = Wp[:, children].max(axis=2)
-            W[:, idx] = np.maximum(W[:, idx], best_child)
-        return W
+    def keep_values(self, roll_values: np.ndarray) -> np.ndarray:
+        """(K, S): the expected value of keeping each keep and rolling the other dice once.
 
-    def layers(self, write_values: np.ndarray, rerolls: int) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Per reroll layer (1..rerolls rerolls left): (keep values (S,K), roll values (S,R)).
-
-        write_values: (S, R), the value of writing each final roll. Layer 0 is (None, write_values).
+        Rolling m dice is rolling one die m times, so a keep's value is the mean, over the faces of
+        one more die, of the value of the keep with that die added.
         """
-        V = np.atleast_2d(write_values)
-        out = [(None, V)]
+        S = roll_values.shape[1]
+        A = np.empty((len(self.keeps), S))
+        A[self.slices[self.n]] = roll_values
+        for s in range(self.n - 1, -1, -1):
+            acc = A[self.slices[s]]
+            acc[:] = A[self.adds[s][0]]
+            for column in self.adds[s][1:]:
+                acc += A[column]
+            acc *= 1.0 / self.faces
+        return A
+
+    def best_subkeep(self, keep_values: np.ndarray, in_place: bool = False) -> np.ndarray:
+        """For every keep k (rows): the best value over all keeps contained in k, k included.
+
+        Arrays are (K, S): one row per keep, one column per state, so gathers copy whole rows.
+        """
+        S = keep_values.shape[1]
+        W = np.empty((len(self.keeps) + 1, S))
+        W[:-1] = keep_values
+        W[-1] = -np.inf
+        for s in range(1, self.n + 1):
+            part = W[self.slices[s]]
+            for column in self.removes[s]:
+                np.maximum(part, W[column], out=part)
+        return W[:-1]
+
+    def layers(self, write_values: np.ndarray, rerolls: int) -> list[tuple[np.ndarray | None, np.ndarray]]:
+        """Per reroll layer j = 0..rerolls (j rerolls left): (keep values (K, S), roll values (R, S)).
+
+        write_values: (R, S), the value of writing each final roll (layer 0 has no keep values).
+        """
+        V = write_values if write_values.ndim == 2 else write_values[:, None]
+        out: list[tuple[np.ndarray | None, np.ndarray]] = [(None, V)]
         for _ in range(rerolls):
-            Kv = V @ self.T_t
-            V = self.best_subkeep(Kv)[:, self.roll_as_keep]
+            Kv = self.keep_values(V)
+            V = self.best_subkeep(Kv)[self.slices[self.n]]
             out.append((Kv, V))
         return out
 
     def start_value(self, write_values: np.ndarray, rerolls: int) -> np.ndarray:
-        """Expected value at the start of a turn (before the first roll), per row of write_values."""
-        return self.layers(write_values, rerolls)[-1][1] @ self.p_all
+        """Expected value at the start of a turn (before the first roll), per column of write_values."""
+        return self.p_all @ self.layers(write_values, rerolls)[-1][1]
 
 
 @lru_cache(maxsize=8)

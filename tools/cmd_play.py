@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..interpreter.errors import IllegalActionError, Pos, SaveFileError, UsageError
 from ..interpreter.game import Game, parse_players
-from ..interpreter.loader import load_model
+from ..interpreter.loader import default_model, load_model
 from .cli import add_option_argument, parse_options
 from .i18n import pick_language
 from .moves import parse_move
@@ -18,7 +18,8 @@ DEFAULT_PLAYERS = "you:human,cpu:optimal"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", nargs="?", default="yahtzee", metavar="MODEL", help="default: yahtzee")
+    p.add_argument("model", nargs="?", default=None, metavar="MODEL",
+                   help="a model file or bundled name (default: the first in rules/index.txt)")
     p.add_argument("--players", default=None, help=f'e.g. "Ann:human,Bob:human,cpu:greedy" (default "{DEFAULT_PLAYERS}")')
     p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     p.add_argument("--lang", default=None, help="en, de or nl (default: from the locale)")
@@ -40,7 +41,7 @@ def run(args) -> int:
         if args.log:
             game.start_log(args.log)
     else:
-        model = load_model(args.model, parse_options(args.option))
+        model = load_model(args.model or default_model(), parse_options(args.option))
         seats = parse_players(args.players or DEFAULT_PLAYERS)
         if not model.min_players <= len(seats) <= model.max_players:
             raise UsageError(f"{model.name[lang]} is for {model.min_players} to {model.max_players} players, not {len(seats)}")

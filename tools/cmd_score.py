@@ -12,7 +12,7 @@ from .cli import add_option_argument, parse_options
 def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--dice", required=True, help="the roll, e.g. 2,2,4,3,4")
-    p.add_argument("--sheet", default="{}", help='filled boxes and their points, e.g. \'{"yahtzee": 50}\'')
+    p.add_argument("--sheet", default="{}", help='filled boxes and their points, e.g. \'{"chance": 20}\'')
     p.add_argument("--roll-number", type=int, default=1, help="which roll of the turn this is (default 1)")
     p.add_argument("--lang", default=None, help="language of box names: en, de or nl")
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -1,0 +1,117 @@
+"""Many games between computer players, with statistics: means, spreads, zeros, bonus rates."""
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .game import Seat
+from .model import Model
+from .players import make_bot
+from .state import CHANCE, GameState
+from .actions import Roll
+
+
+@dataclass
+class Result:
+    """One finished game: per player, the sheet, the bonuses, the total, and the rank."""
+
+    sheets: list[dict[str, int]]
+    bonuses: list[dict[str, int]]
+    totals: list[int]
+    ranks: list[int]
+
+
+def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
+    """A whole game with bots only, dice and bots drawing from one RNG seeded with `seed`."""
+    rng = random.Random(seed)
+    state = GameState(model, [s.name for s in seats])
+    bots = bots or [make_bot(s.kind, model, rng) for s in seats]
+    for b in bots:
+        if hasattr(b, "rng"):
+            b.rng = rng
+    faces = model.faces
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            m = state.dice_to_roll()
+            state.apply(Roll(tuple(sorted(rng.randint(1, faces) for _ in range(m)))))
+        else:
+            state.apply(bots[state.player].choose(state))
+    totals = [state.totals(p) for p in range(len(seats))]
+    ranks = {name: rank for rank, name, _ in state.ranking()}
+    return Result([dict(s) for s in state.sheets],
+                  [{b.id: t[b.id] for b in model.bonuses} for t in totals],
+                  [t["total"] for t in totals], [ranks[s.name] for s in seats])
+
+
+def _worker(args):
+    model_ref, options, seats, seeds = args
+    from .loader import load_model
+    model = load_model(model_ref, options)
+    bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]
+    return [play_one(model, seats, seed, bots) for seed in seeds]
+
+
+def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int = 1,
+              progress: Callable[[int, int], None] | None = None) -> list[Result]:
+    """Game i uses seed + i, so the results do not depend on the number of jobs."""
+    seeds = [seed + i for i in range(games)]
+    if jobs <= 1:
+        bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]
+        out = []
+        for i, s in enumerate(seeds):
+            out.append(play_one(model, seats, s, bots))
+            if progress and (i % 10 == 9 or i == games - 1):
+                progress(i + 1, games)
+        return out
+    import multiprocessing
+    options = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in model.option_values.items()}
+    size = max(1, min(200, games // (jobs * 4) or 1))
+    batches = [(model.path, options, seats, seeds[i:i + size]) for i in range(0, games, size)]
+    out: list[Result] = []
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for part in pool.imap(_worker, batches):
+            out.extend(part)
+            if progress:
+                progress(len(out), games)
+    return out
+
+
+@dataclass
+class Summary:
+    player: str
+    kind: str
+    games: int
+    mean: float
+    stdev: float
+    stderr: float
+    percentiles: dict[str, float]
+    wins: int
+    zero_rate: dict[str, float] = field(default_factory=dict)
+    bonus_rate: dict[str, float] = field(default_factory=dict)
+    bonus_mean: dict[str, float] = field(default_factory=dict)
+
+
+def summarize(model: Model, seats: list[Seat], results: list[Result]) -> list[Summary]:
+    out = []
+    n = len(results)
+    for p, seat in enumerate(seats):
+        totals = sorted(r.totals[p] for r in results)
+        mean = statistics.fmean(totals)
+        sd = statistics.stdev(totals) if n > 1 else 0.0
+        pct = {f"p{q}": _percentile(totals, q) for q in (5, 25, 50, 75, 95)}
+        zero = {b: sum(1 for r in results if r.sheets[p].get(b, 0) == 0) / n for b in model.boxes}
+        brate = {b.id: sum(1 for r in results if r.bonuses[p][b.id] > 0) / n for b in model.bonuses}
+        bmean = {b.id: statistics.fmean(r.bonuses[p][b.id] for r in results) for b in model.bonuses}
+        wins = sum(1 for r in results if r.ranks[p] == 1)
+        out.append(Summary(seat.name, seat.kind, n, mean, sd, sd / n**0.5 if n else 0.0, pct, wins, zero, brate, bmean))
+    return out
+
+
+def _percentile(sorted_values: list[int], q: int) -> float:
+    if not sorted_values:
+        return 0.0
+    k = (len(sorted_values) - 1) * q / 100
+    lo, hi = int(k), min(int(k) + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)

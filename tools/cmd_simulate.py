@@ -1,0 +1,73 @@
+"""Play many games between computer players and report statistics."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..interpreter.errors import UsageError
+from ..interpreter.game import parse_players
+from ..interpreter.loader import load_model
+from ..interpreter.simulate import run_games, summarize
+from .cli import add_option_argument, parse_options
+from .i18n import pick_language
+from .progress import progress_bar
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--players", default="cpu:greedy", help='computer players, e.g. "a:optimal,b:greedy"')
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--plot", type=Path, default=None, help="write a histogram of final scores (.svg)")
+    p.add_argument("--lang", default=None)
+    p.add_argument("--json", action="store_true")
+    add_option_argument(p)
+
+
+def run(args) -> int:
+    model = load_model(args.model, parse_options(args.option))
+    seats = parse_players(args.players)
+    if any(s.kind == "human" for s in seats):
+        raise UsageError("simulate plays computer players only (random, greedy, optimal)")
+    if not model.min_players <= len(seats) <= model.max_players:
+        raise UsageError(f"{model.id} is for {model.min_players} to {model.max_players} players, not {len(seats)}")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.plot is not None and args.plot.suffix.lower() != ".svg":
+        raise UsageError(f"--plot writes SVG; name the file *.svg, not '{args.plot.name}'")
+    if any(s.kind == "optimal" for s in seats):
+        from ..interpreter.solver import solved
+        with progress_bar("solving") as update:
+            solved(model, update)
+    with progress_bar(f"{args.games} games") as update:
+        results = run_games(model, seats, args.games, args.seed, args.jobs, update)
+    summary = summarize(model, seats, results)
+    if args.plot:
+        from .histogram import histogram_svg
+        lang = pick_language(args.lang)
+        series = {f"{s.name} ({s.kind})": [r.totals[i] for r in results] for i, s in enumerate(seats)}
+        args.plot.write_text(histogram_svg(series, f"{model.name[lang]}: {args.games} games"), encoding="utf-8")
+    if args.json:
+        print(json.dumps({"games": args.games, "seed": args.seed, "players": [s.__dict__ for s in summary]}, indent=1))
+        return 0
+    lang = pick_language(args.lang)
+    from rich.console import Console
+    from rich.table import Table
+    console = Console(highlight=False)
+    for s in summary:
+        console.rule(f"{s.player} ({s.kind}): {s.games} games")
+        console.print(f"mean {s.mean:.2f} ± {s.stderr:.2f} (standard error), standard deviation {s.stdev:.2f}")
+        console.print("percentiles: " + ", ".join(f"{k} {v:.0f}" for k, v in s.percentiles.items()))
+        if len(summary) > 1:
+            console.print(f"wins (shared included): {s.wins} ({s.wins / s.games:.1%})")
+        table = Table("box", "scored 0", show_edge=False)
+        for box, rate in s.zero_rate.items():
+            table.add_row(model.boxes[box].name[lang], f"{rate:.1%}")
+        for bonus, rate in s.bonus_rate.items():
+            name = next(b.name[lang] for b in model.bonuses if b.id == bonus)
+            table.add_row(name, f"earned in {rate:.1%} (mean {s.bonus_mean[bonus]:.2f})")
+        console.print(table)
+    return 0

@@ -1,0 +1,23 @@
+"""A progress bar on stderr (rich), silent when stderr is not a terminal."""
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+
+@contextmanager
+def progress_bar(label: str, force: bool = False):
+    """Yields `update(done, total)`; draws a bar only for people (a terminal on stderr)."""
+    if not (force or sys.stderr.isatty()):
+        yield lambda done, total: None
+        return
+    with Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+        yield update
