@@ -517,3 +517,12 @@ def test_build_site_is_pure_and_deterministic():
     a = pages.build_site([load_model("yahtzee")], ["nl"])
     b = pages.build_site([load_model("yahtzee")], ["nl"])
     assert a == b and set(a) == {"index.html", "yahtzee.nl.html", "yahtzee.nl.svg", "yahtzee.yaml", "static/rulebook.css"}
+
+
+def test_every_bundled_page_in_three_seconds(tmp_path):
+    """The issue's budget (benchmarks/bench_pages.py measures it in detail): all models × languages ≤ 3 s."""
+    import time
+    started = time.perf_counter()
+    files = pages.build_site([load_model(n) for n in bundled_models()], LANGUAGES)
+    pages.write_site(files, tmp_path)
+    assert time.perf_counter() - started <= 3.0
