@@ -123,7 +123,7 @@ def test_served_generala_ends_the_game():
 
 def test_served_generala_win_can_be_turned_off():
     m = load_model("generala", {"served_generala_wins": "false"})
-    assert not ends([2, 2, 2, 2, 2], roll_number=1, model=m)
+    assert m.end_if is None  # the option rules the early end out entirely
     assert "wins" not in m.boxes["generala"].rule["en"]
     assert "wins the game at once" in MODEL.boxes["generala"].rule["en"]
 
@@ -205,3 +205,26 @@ def test_by_option_true_false_needs_both_cases_and_no_number_options():
               'maybe: {en: m, de: m, nl: m}}}')
     with pytest.raises(ErrorList, match="cannot vary by the number option 'points'"):
         _mini('{by_option: points, cases: {"3": {en: y, de: j, nl: j}}}')
+
+
+# `and`/`or` with a side the options make constant fold to a constant ------------------------------
+
+def _score(expression: str, options=None):
+    source = _MINI.replace("RULE", "{en: r, de: r, nl: r}").replace("score: sum(dice)", f"score: {expression}")
+    return load_source(source, "mini.yaml", options).boxes["b"].score
+
+
+def test_and_or_fold_when_an_option_decides():
+    from rulebook.interpreter.dsl.compiler import Context
+    assert _score("5 if option.flag and sum(dice) > 3 else 0").deps == frozenset()
+    assert _score("5 if sum(dice) > 3 and option.flag else 0")(Context()) == 0
+    assert _score("5 if option.flag and sum(dice) > 3 else 0", {"flag": "true"}).deps == {"dice"}
+    assert _score("5 if option.flag or sum(dice) > 3 else 0", {"flag": "true"}).deps == frozenset()
+    assert _score("5 if option.flag or sum(dice) > 3 else 0", {"flag": "true"})(Context()) == 5
+    assert _score("5 if option.flag or sum(dice) > 3 else 0").deps == {"dice"}
+
+
+def test_end_if_that_options_make_false_is_dropped():
+    source = _MINI.replace("RULE", "{en: r, de: r, nl: r}") + "end_if: option.flag and sum(dice) == 12\n"
+    assert load_source(source, "mini.yaml").end_if is None
+    assert load_source(source, "mini.yaml", {"flag": "true"}).end_if.deps == {"dice"}

@@ -342,6 +342,8 @@ class Compiler:
         for arg in node.args:
             self._expect(arg, ("bool",), "each side of 'and'")
         node.type = "bool"
+        if self._settled(node, (a, b), False):
+            return lambda ctx: False
         return lambda ctx: a(ctx) and b(ctx)
 
     def _c_or(self, node):
@@ -349,7 +351,17 @@ class Compiler:
         for arg in node.args:
             self._expect(arg, ("bool",), "each side of 'or'")
         node.type = "bool"
+        if self._settled(node, (a, b), True):
+            return lambda ctx: True
         return lambda ctx: a(ctx) or b(ctx)
+
+    def _settled(self, node: Expr, fns, value: bool) -> bool:
+        """Whether a constant side (an option, say) decides `and`/`or` alone; then the whole is
+        that constant and depends on nothing, e.g. `option.sudden_win and …` with the option off."""
+        if any(not arg.deps and fn(Context()) is value for arg, fn in zip(node.args, fns)):
+            node.deps = frozenset()
+            return True
+        return False
 
     def _c_not(self, node):
         (a,) = self._children(node)
