@@ -27,8 +27,8 @@ def points(dice, sheet=None, roll_number=1, model=MODEL):
 def test_check_exits_0(cli):
     code, out, err = cli("check", str(GAME))
     assert code == 0 and err == ""
-    assert "ok (trio: 6 boxes, 2 options, 1-6 players)" in out
-    for option in ("pair_scoring=fixed", "run_points=0", "run_points=50"):
+    assert "ok (trio: 6 boxes, 3 options, 1-6 players)" in out
+    for option in ("pair_scoring=fixed", "run_points=0", "run_points=50", "sudden_win=false"):
         assert cli("check", str(GAME), "-O", option)[0] == 0
 
 
@@ -92,6 +92,16 @@ def test_three_sixes_on_the_first_roll_end_the_game():
     assert ends([6, 6, 6], 1) is True
     assert ends([6, 6, 6], 2) is False
     assert ends([5, 5, 5], 1) is False
+
+
+def test_sudden_win_option():
+    off = load_model(GAME, {"sudden_win": "false"})
+    assert off.end_if is None  # `option.sudden_win and …` folds to false: no early end at all
+    write = next(s for s in off.flow.walk() if s.kind == "write")
+    assert write.rule["en"] == "Any open box may take the dice, but Chance only once Low and High are filled."
+    on = next(s for s in MODEL.flow.walk() if s.kind == "write")
+    assert "Three sixes on the first roll win the game at once" in on.rule["en"]
+    assert "Drei Sechsen" in on.rule["de"] and "Drie zessen" in on.rule["nl"]
 
 
 def test_score_command_output_in_the_tutorial(cli):
