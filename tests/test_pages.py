@@ -265,20 +265,40 @@ def test_head_facts_players_components_and_tagline(lang):
 
 
 def test_worked_examples_are_computed_by_the_engine():
-    """Every box with an example, in every bundled model and language, shows the Scorer's points."""
+    """Every box with an example, in every bundled model and language, shows the Scorer's points
+    (for the last roll of a turn; a score that differs on the first roll shows that too)."""
     word = {"en": ("point", "points"), "de": ("Punkt", "Punkte"), "nl": ("punt", "punten")}
     for name in bundled_models():
         model = load_model(name)
         scorer = Scorer(model)
+        last = pages.rolls_per_turn(model)
         for lang in LANGUAGES:
             root = parse_html(site()[f"{name}.{lang}.html"])
             for box_id, box in model.boxes.items():
                 if not box.example:
                     continue
                 cell = element_text(find(root, "tr", id=f"box-{box_id}")[0].find("td[@class='example']"))
-                n = scorer.points(box_id, box.example)
-                assert " ".join(map(str, box.example)) in cell and box.name[lang] in cell
-                assert cell.endswith(f" {n} {word[lang][n != 1]}."), (name, lang, cell)
+                assert " ".join(map(str, box.example)) in cell
+                assert box.name[lang] in cell
+                n = scorer.points(box_id, box.example, {}, last)
+                first = scorer.points(box_id, box.example, {}, 1)
+                if "sheet" in box.score.deps and n == 0:
+                    continue  # shown with another box filled: see the Generala test
+                assert f" {n} {word[lang][n != 1]}." in cell, (name, lang, cell)
+                if first != n:
+                    assert cell.endswith(f" {first} {word[lang][first != 1]}."), (name, lang, cell)
+                else:
+                    assert cell.endswith(f" {n} {word[lang][n != 1]}."), (name, lang, cell)
+
+
+def test_examples_that_depend_on_the_roll_number_or_the_sheet():
+    root = parse_html(site()["generala.en.html"])
+    cell = lambda box: element_text(find(root, "tr", id=f"box-{box}")[0].find("td[@class='example']"))
+    assert cell("straight") == "2 3 4 5 6 in Straight scores 20 points. On the first roll of a turn: 25 points."
+    assert cell("double_generala") == "1 1 1 1 1 in Double generala scores 100 points once Generala holds 50."
+    de = parse_html(site()["generala.de.html"])
+    text = element_text(find(de, "tr", id="box-double_generala")[0])
+    assert "wenn bei Generala schon 50 stehen, bekommt 100 Punkte." in text
 
 
 def test_plural_forms():

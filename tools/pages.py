@@ -125,6 +125,17 @@ class Words:
         return self.n_("%(dice)s in %(box)s scores %(num)d\u00a0point.", "%(dice)s in %(box)s scores %(num)d\u00a0points.",
                        points, dice=self.dice(dice), box=box_name, num=points)
 
+    def example_after(self, dice, box_name: str, points: int, other: str, value: int) -> Markup | str:
+        """An example that needs another box filled first (a score that looks at the sheet)."""
+        return self.n_("%(dice)s in %(box)s scores %(num)d\u00a0point once %(other)s holds %(value)d.",
+                       "%(dice)s in %(box)s scores %(num)d\u00a0points once %(other)s holds %(value)d.",
+                       points, dice=self.dice(dice), box=box_name, num=points, other=other, value=value)
+
+    def first_roll(self, points: int) -> Markup | str:
+        """What the same example scores on the first roll of a turn, when that differs."""
+        return self.n_("On the first roll of a turn: %(num)d\u00a0point.",
+                       "On the first roll of a turn: %(num)d\u00a0points.", points, num=points)
+
     def players(self, lo: int, hi: int) -> Markup | str:
         if lo == hi:
             return self.n_("%(num)d player", "%(num)d players", lo, num=lo)
@@ -241,20 +252,45 @@ def _options(model: Model, w: Words) -> list[dict]:
     return out
 
 
-def _sections(model: Model, w: Words) -> list[dict]:
+def worked_example(model: Model, box_id: str, w: Words) -> dict | None:
+    """A box's example roll, its points computed by the engine, worded in one language.
+
+    Points are those of the last roll of a turn, the usual case. A score that depends on the roll
+    number (e.g. more on the first roll) adds what the first roll scores. A score that depends on
+    the sheet and is 0 on an empty one is shown with the first other box that, filled with the same
+    dice, makes it score (e.g. a second five-alike once the five-alike box holds its points).
+    """
+    box = model.boxes[box_id]
+    if not box.example:
+        return None
     scorer = Scorer(model)
+    last = rolls_per_turn(model)
+    dice = box.example
+    points = scorer.points(box_id, dice, {}, last)
+    sentence = w.example(dice, box.name[w.lang], points)
+    if points == 0 and "sheet" in box.score.deps:
+        for other in model.boxes:
+            value = scorer.points(other, dice, {}, last) if other != box_id else 0
+            if value and scorer.points(box_id, dice, {other: value}, last):
+                points = scorer.points(box_id, dice, {other: value}, last)
+                sentence = w.example_after(dice, box.name[w.lang], points, model.boxes[other].name[w.lang], value)
+                break
+    first = None
+    if "turn" in box.score.deps and last != 1:
+        first = scorer.points(box_id, dice, {}, 1)
+        if first != points:
+            sentence = sentence + " " + w.first_roll(first)
+        else:
+            first = None
+    return {"dice": w.dice(dice), "points": points, "first_roll": first, "sentence": sentence}
+
+
+def _sections(model: Model, w: Words) -> list[dict]:
     lang = w.lang
     out = []
     for section in model.sections:
-        rows = []
-        for box_id in section.boxes:
-            box = model.boxes[box_id]
-            example = None
-            if box.example:
-                points = scorer.points(box_id, box.example)
-                example = {"dice": w.dice(box.example), "points": points,
-                           "sentence": w.example(box.example, box.name[lang], points)}
-            rows.append({"id": box_id, "name": box.name[lang], "rule": box.rule[lang], "example": example})
+        rows = [{"id": box_id, "name": model.boxes[box_id].name[lang], "rule": model.boxes[box_id].rule[lang],
+                 "example": worked_example(model, box_id, w)} for box_id in section.boxes]
         bonuses = [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
                    for b in model.bonuses if b.section == section.id]
         out.append({"id": section.id, "name": section.name[lang], "rows": rows, "bonuses": bonuses})
@@ -269,8 +305,9 @@ def game_context(model: Model, lang: str, site: Site) -> dict:
     showcase = showcase_roll(model)
     showcase_rows = []
     if showcase:
+        last = rolls_per_turn(model)
         for box_id, box in model.boxes.items():
-            showcase_rows.append({"name": box.name[lang], "points": scorer.points(box_id, showcase)})
+            showcase_rows.append({"name": box.name[lang], "points": scorer.points(box_id, showcase, {}, last)})
     total_parts = []
     for section in model.sections:
         total_parts.append(section.name[lang])
