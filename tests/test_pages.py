@@ -546,3 +546,28 @@ def test_every_bundled_page_in_three_seconds(tmp_path):
     files = pages.build_site([load_model(n) for n in bundled_models()], LANGUAGES)
     pages.write_site(files, tmp_path)
     assert time.perf_counter() - started <= 3.0
+
+
+def test_facts_follow_the_model_text():
+    """Change the model and the page changes with it: names, examples and their points, rounds."""
+    from rulebook.interpreter.loader import load_source
+    source = bundled_models()["yahtzee"].read_text(encoding="utf-8")
+    source = source.replace("name: {en: Fours, de: Vierer, nl: Vieren}", "name: {en: Quads, de: Vierer, nl: Vieren}")
+    source = source.replace("score: count(4) * 4\n        example: [2, 2, 4, 3, 4]",
+                            "score: count(4) * 4\n        example: [4, 4, 4, 4, 1]")
+    source = source.replace("times: 13", "times: 12")
+    model = load_source(source, "edited.yaml")
+    root = parse_html(pages.render_game(model, "en", pages.Site((model,), ("en",))))
+    text = visible_text(root)
+    assert "4 4 4 4 1 in Quads scores 16 points." in text and "in Fours" not in text
+    assert "twelve rounds" in text and "thirteen rounds" not in text
+
+
+def test_translator():
+    from rulebook.interpreter.errors import UsageError
+    from rulebook.tools.i18n import translator
+    assert translator("en").gettext("The score sheet") == "The score sheet"
+    assert translator("de").gettext("The score sheet") == "Der Spielzettel"
+    assert translator("nl").ngettext("%(count)s round", "%(count)s rounds", 1) == "één ronde"
+    with pytest.raises(UsageError):
+        translator("fr")
