@@ -94,6 +94,8 @@ def _nodes(tree: Expr, seen: set[int]):
     while stack:
         node, parent = stack.pop()
         yield node, parent
+        if not node.deps:
+            continue  # a constant (options decided it): its parts are never read at run time
         sub = getattr(node, "definition", None)
         if sub is not None and id(sub) not in seen:
             seen.add(id(sub))

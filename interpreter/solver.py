@@ -27,7 +27,8 @@ from .turn import turn_tables
 
 VERSION = 1
 MAX_STATES = 20_000_000
-CHUNK = 12_000
+CHUNK = 12_000  # states per batch when computing write values
+TURN_CHUNK = 256  # states per batch in the within-turn dynamic programming
 
 
 @dataclass
@@ -70,6 +71,10 @@ class Space:
         self.write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._trees()
+        self._domains: dict[int, list[list[int]]] = {}
+        self._feature_bits = 0
+        for f in self.feats:
+            self._feature_bits |= self.section_bits[f.name] if f.kind == "total" else self.bit[f.name]
 
     # decision trees per box and roll --------------------------------------------
     def _trees(self) -> None:
@@ -89,6 +94,13 @@ class Space:
 
     # reachable states -------------------------------------------------------------
     def feature_domains(self, mask: int) -> list[list[int]]:
+        """The values each feature can have on a sheet with these boxes filled."""
+        key = mask & self._feature_bits
+        if key not in self._domains:
+            self._domains[key] = self._feature_domains(key)
+        return self._domains[key]
+
+    def _feature_domains(self, mask: int) -> list[list[int]]:
         out = []
         for f in self.feats:
             if f.kind == "total":
@@ -172,53 +184,75 @@ class Space:
 
     # one batch of states ------------------------------------------------------------
     def box_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, box: str):
-        """For the states where `box` is open: (their positions, (R, S') value of writing there).
+        """(R, S) value of writing each roll into `box`, for every state of the batch.
 
         The value is points + write bonus + the table's value of the sheet that results; -inf where
-        the write rule does not allow the box.
+        the write rule does not allow the box. Columns of states where the box is already filled
+        are meaningless (the caller masks them). Rolls whose trees do not branch share one row per
+        distinct number of points; the few rolls that branch on the sheet are done row by row.
         """
-        open_ = (masks & self.bit[box]) == 0
-        sel = np.nonzero(open_)[0]
-        if len(sel) == 0:
-            return sel, None
-        every = len(sel) == len(masks)
-        m, f = (masks, feats) if every else (masks[sel], feats[sel])
+        m, f = masks, feats
         atoms = self.atoms(m, f)
-        P = self.rows(self.points[box], atoms, len(sel), np.int64)
-        A = self.rows(self.legal[box], atoms, len(sel), bool)
-        gain = P.astype(np.float64)
-        for trees in zip(*self.bonus[box]):
-            gain = gain + self.rows(list(trees), atoms, len(sel), np.int64)
-        nxt = (m | self.bit[box]) * self.F
-        same = np.zeros(len(sel), dtype=np.int64)
-        moved = None  # (R, S') part of the feature index that depends on the points
+        points, legal = self.points[box], self.legal[box]
+        bonus = self.bonus[box]  # per roll: one tree per write bonus
+        base_next = (m | self.bit[box]) * self.F
+        same = np.zeros(len(m), dtype=np.int64)
+        moving = []  # (feature position, feature) that writing this box changes
         for i, ft in enumerate(self.feats):
-            if ft.kind == "total" and self.bit[box] & self.section_bits[ft.name]:
-                part = np.minimum(ft.limit, f[:, i][None, :] + np.maximum(P, 0)) * self.radix[i]
-            elif ft.kind == "equals" and ft.name == box:
-                part = (P == ft.limit).astype(np.int64) * self.radix[i]
+            if (ft.kind == "total" and self.bit[box] & self.section_bits[ft.name]) or (ft.kind == "equals" and ft.name == box):
+                moving.append((i, ft))
             else:
                 same += f[:, i] * self.radix[i]
+        base_next += same
+
+        def future(p):
+            """V of the next sheet for `p` points (a number, or an array over the states)."""
+            idx = base_next
+            for i, ft in moving:
+                if ft.kind == "total":
+                    idx = idx + np.minimum(ft.limit, f[:, i] + np.maximum(p, 0)) * self.radix[i]
+                else:
+                    idx = idx + (np.asarray(p) == ft.limit).astype(np.int64) * self.radix[i]
+            return V[idx]
+
+        R = len(points)
+        plain = [r for r in range(R) if points[r].leaf and legal[r].leaf and all(t.leaf for t in bonus[r])]
+        value = np.empty((R, len(m)))
+        by_points: dict[int, np.ndarray] = {}
+        if moving:
+            for r in plain:
+                p = points[r].value
+                if p not in by_points:
+                    by_points[p] = future(p)
+        else:
+            shared = V[base_next]
+        for r in plain:
+            gain = points[r].value + sum(t.value for t in bonus[r])
+            row = by_points[points[r].value] if moving else shared
+            if legal[r].value:
+                np.add(row, gain, out=value[r])
+            else:
+                value[r] = -np.inf
+        for r in range(R):
+            if r in plain:
                 continue
-            moved = part if moved is None else moved + part
-        base = nxt + same
-        value = gain + (V[base][None, :] if moved is None else V[base[None, :] + moved])
-        if not (A.all() if A.dtype == bool else True):
-            value = np.where(A, value, -np.inf)
-        return (slice(None) if every else sel), value
+            p = np.broadcast_to(Space.evaluate(points[r], atoms, len(m)), (len(m),))
+            gain = p + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r])
+            allowed = Space.evaluate(legal[r], atoms, len(m))
+            value[r] = np.where(allowed, gain + future(p), -np.inf)
+        return value
 
     def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray) -> np.ndarray:
         """(R, S): the best value of writing each final roll, given the table V of fuller sheets."""
         best = np.full((len(self.tt.rolls), len(masks)), -np.inf)
-        for b in self.boxes:
-            sel, value = self.box_values(masks, feats, V, b)
-            if value is None:
-                continue
-            if isinstance(sel, slice):
-                np.maximum(best, value, out=best)
-            else:
-                best[:, sel] = np.maximum(best[:, sel], value)
-        if np.isinf(best).any():
+        with np.errstate(invalid="ignore"):
+            for b in self.boxes:
+                open_ = (masks & self.bit[b]) == 0
+                if not open_.any():
+                    continue
+                value = self.box_values(masks, feats, V, b)
+                np.maximum(best, value, out=best, where=open_[None, :])
+        if np.isinf(best).any() or np.isnan(best).any():
             raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
                               self.model.flow.pos)
         return best
@@ -261,7 +295,9 @@ def solve(model: Model, progress: Callable[[int, int], None] | None = None) -> T
             for lo in range(0, len(masks), CHUNK):
                 m, f = masks[lo:lo + CHUNK], feats[lo:lo + CHUNK]
                 W = space.write_values(m, f, V)
-                V[idx[lo:lo + CHUNK]] = space.tt.start_value(W, space.rerolls)
+                ix = idx[lo:lo + CHUNK]
+                for a in range(0, W.shape[1], TURN_CHUNK):  # small batches keep the turn in cache
+                    V[ix[a:a + TURN_CHUNK]] = space.tt.start_value(W[:, a:a + TURN_CHUNK], space.rerolls)
         if progress:
             progress(space.n - k + 1, space.n + 1)
     return Table(V, space.feats, total_states, time.perf_counter() - start)
@@ -339,7 +375,7 @@ class OptimalBot(PlannerBot):
         open_boxes = [b for b in sp.boxes if b not in sheet]
         table = np.full((len(open_boxes), len(sp.tt.rolls)), -np.inf)
         for i, b in enumerate(open_boxes):
-            _, value = sp.box_values(masks, feats, self.table.values, b)
+            value = sp.box_values(masks, feats, self.table.values, b)
             table[i] = value[:, 0]
         return open_boxes, table
 

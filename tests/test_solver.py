@@ -1,0 +1,76 @@
+"""The solver against published optimal scores, and the pieces it is built from."""
+import numpy as np
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.abstraction import Feature, NotSolvable, features, turn_shape
+from rulebook.interpreter.game import Game, Seat
+from rulebook.interpreter.solver import OptimalBot, Space, solved
+from rulebook.interpreter.turn import turn_tables
+
+
+@pytest.fixture(scope="module", autouse=True)
+def solver_cache(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("RULEBOOK_CACHE", str(tmp_path_factory.mktemp("solver-cache")))
+    yield
+    mp.undo()
+
+
+def test_five_alike_within_three_rolls():
+    tt = turn_tables(5, 6)
+    five = np.array([[1.0 if len(set(r)) == 1 else 0.0] for r in tt.rolls])
+    assert tt.start_value(five, 2)[0] == pytest.approx(0.04602864, abs=1e-8)  # 2,783,176/60,466,176
+
+
+def test_keep_values_equal_the_transition_matrix():
+    tt = turn_tables(5, 6)
+    V = np.random.default_rng(1).random((252, 7))
+    assert np.allclose(tt.keep_values(V), tt.T @ V)
+
+
+def test_state_features_are_derived_from_the_model():
+    assert features(load_model("yahtzee")) == [Feature("total", "upper", 63), Feature("equals", "yahtzee", 50)]
+    assert features(load_model("yahtzee", {"joker": "none"})) == [Feature("total", "upper", 63)]
+    assert features(load_model("yahtzee", {"upper_bonus_threshold": "68"}))[0] == Feature("total", "upper", 68)
+    assert features(load_model("yacht")) == []
+    assert turn_shape(load_model("yahtzee")) == 2
+
+
+def test_reachable_state_count_matches_the_literature():
+    space = Space(load_model("yahtzee"))
+    assert sum(len(space.level(k)[0]) for k in range(14)) == 536_448  # Glenn 2006
+
+
+def test_unsolvable_models_are_refused_with_a_reason():
+    with pytest.raises(NotSolvable, match="end_if"):
+        Space(load_model("generala"))
+
+
+@pytest.mark.slow
+def test_free_joker_optimum_is_verhoeff_254_5896():
+    _, table = solved(load_model("yahtzee", {"joker": "free"}))
+    assert table.expected_score == pytest.approx(254.5896, abs=1e-4)
+    assert table.states == 536_448
+
+
+@pytest.mark.slow
+def test_no_joker_optimum_is_glenn_245_87():
+    _, table = solved(load_model("yahtzee", {"joker": "none"}))
+    assert table.expected_score == pytest.approx(245.87, abs=5e-3)
+
+
+@pytest.mark.slow
+def test_optimal_bot_agrees_with_the_table_and_plays_a_game():
+    model = load_model("yahtzee", {"joker": "free"})
+    bot = OptimalBot(model)
+    game = Game(model, [Seat("cpu", "optimal")], seed=7)
+    game.advance()  # first roll
+    # the value of the turn, planned from scratch, equals the table's value of the empty sheet
+    tt = turn_tables(5, 6)
+    boxes, table = bot.write_table(game.state)
+    start = tt.start_value(table.max(axis=0)[:, None], 2)[0]
+    assert start == pytest.approx(bot.table.expected_score, abs=1e-9)
+    while not game.state.is_terminal():
+        game.advance()
+    assert len(game.state.sheets[0]) == 13
