@@ -57,7 +57,7 @@ class PlannerBot:
             self._boxes, self._table = boxes, table
             best = table.max(axis=0)
             tt = turn_tables(state.model.n_dice, state.model.faces)
-            self._layers = tt.layers(best[:, None], 8)
+            self._layers = tt.layers(best[:, None], max_rerolls(state.model))
             self._plan_key = key
         return self._layers
 
@@ -89,11 +89,26 @@ class PlannerBot:
         return Keep(best)
 
 
+def max_rerolls(model) -> int:
+    """How many times a turn may roll after its first roll (rolls in a turn, less one)."""
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+
+    def rolls(step) -> int:
+        inner = sum(rolls(c) for c in step.steps)
+        return (1 if step.kind == "roll" else 0) + (step.times * inner if step.kind == "repeat" else inner)
+    return max(0, rolls(turn) - 1)
+
+
 class GreedyBot(PlannerBot):
     """Maximizes this turn's points and bonus; the future sheet does not count."""
 
     def write_table(self, state: GameState):
-        return immediate_table(state)
+        from .abstraction import NotSolvable
+        try:
+            from .solver import greedy_table
+            return greedy_table(state)
+        except NotSolvable:
+            return immediate_table(state)
 
 
 def immediate_table(state: GameState) -> tuple[list[str], np.ndarray]:

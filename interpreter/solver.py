@@ -91,6 +91,7 @@ class Space:
                 bon.append([self.explorer.explore(x.points, ctx, {("filled", b): False}) for x in self.write_bonuses])
             self.points[b], self.legal[b], self.bonus[b] = pts, leg, bon
         self.possible_points = {b: sorted({v for t in self.points[b] for v in t.values()}) for b in self.boxes}
+        self._plain = {b: _PlainRows(self.points[b], self.legal[b], self.bonus[b]) for b in self.boxes}
 
     # reachable states -------------------------------------------------------------
     def feature_domains(self, mask: int) -> list[list[int]]:
@@ -215,31 +216,63 @@ class Space:
                     idx = idx + (np.asarray(p) == ft.limit).astype(np.int64) * self.radix[i]
             return V[idx]
 
-        R = len(points)
-        plain = [r for r in range(R) if points[r].leaf and legal[r].leaf and all(t.leaf for t in bonus[r])]
-        value = np.empty((R, len(m)))
-        by_points: dict[int, np.ndarray] = {}
-        if moving:
-            for r in plain:
-                p = points[r].value
-                if p not in by_points:
-                    by_points[p] = future(p)
-        else:
-            shared = V[base_next]
-        for r in plain:
-            gain = points[r].value + sum(t.value for t in bonus[r])
-            row = by_points[points[r].value] if moving else shared
-            if legal[r].value:
-                np.add(row, gain, out=value[r])
-            else:
-                value[r] = -np.inf
-        for r in range(R):
-            if r in plain:
-                continue
+        plain = self._plain[box]
+        value = np.empty((len(points), len(m)))
+        rows = np.stack([future(p) for p in plain.distinct]) if moving else V[base_next][None, :]
+        if len(m) > 64:  # large batches: one row at a time, no temporaries
+            for r, w, g in zip(plain.rows.tolist(), (plain.which if moving else np.zeros_like(plain.which)).tolist(),
+                               plain.gain.tolist()):
+                np.add(rows[w], g, out=value[r])
+        else:  # a few states (a bot's decision): all rows at once
+            value[plain.rows] = rows[plain.which if moving else 0] + plain.gain[:, None]
+        value[plain.refused] = -np.inf
+        for r in plain.branching:
             p = np.broadcast_to(Space.evaluate(points[r], atoms, len(m)), (len(m),))
             gain = p + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r])
             allowed = Space.evaluate(legal[r], atoms, len(m))
             value[r] = np.where(allowed, gain + future(p), -np.inf)
+        return value
+
+    def box_row(self, mask: int, fvals: list[int], V: np.ndarray, box: str) -> np.ndarray:
+        """(R,) value of writing each roll into `box` for one state: `box_values` in plain numbers."""
+        bit = self.bit[box]
+        base = (mask | bit) * self.F
+        moving = []
+        for i, ft in enumerate(self.feats):
+            if (ft.kind == "total" and bit & self.section_bits[ft.name]) or (ft.kind == "equals" and ft.name == box):
+                moving.append((i, ft))
+            else:
+                base += fvals[i] * self.radix[i]
+
+        def index(p: int) -> int:
+            idx = base
+            for i, ft in moving:
+                if ft.kind == "total":
+                    idx += min(ft.limit, fvals[i] + max(p, 0)) * self.radix[i]
+                else:
+                    idx += (p == ft.limit) * self.radix[i]
+            return idx
+
+        plain = self._plain[box]
+        value = np.empty(len(self.tt.rolls))
+        futures = V[[index(p) for p in plain.distinct]]
+        value[plain.rows] = futures[plain.which] + plain.gain
+        value[plain.refused] = -np.inf
+        if plain.branching:
+            atoms = self.atoms(np.array([mask], dtype=np.int64), np.array([fvals], dtype=np.int64).reshape(1, -1))
+            scalar: dict = {}
+
+            def atom(a):
+                if a not in scalar:
+                    scalar[a] = atoms(a)[0].item()
+                return scalar[a]
+            points, legal, bonus = self.points[box], self.legal[box], self.bonus[box]
+            for r in plain.branching:
+                if _walk(legal[r], atom):
+                    p = _walk(points[r], atom)
+                    value[r] = p + sum(_walk(t, atom) for t in bonus[r]) + V[index(p)]
+                else:
+                    value[r] = -np.inf
         return value
 
     def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray) -> np.ndarray:
@@ -277,6 +310,28 @@ class Space:
             tree = self.explorer.explore(bonus.points, Context())
             out = out + Space.evaluate(tree, atoms, len(masks))
         return out
+
+
+def _walk(tree: Tree, atom) -> object:
+    """A tree's value for one state, given its atoms as plain numbers."""
+    while not tree.leaf:
+        tree = tree.branches[atom(tree.atom)]
+    return tree.value
+
+
+class _PlainRows:
+    """For one box: the rolls whose points, legality and bonus do not depend on the sheet."""
+
+    def __init__(self, points: list[Tree], legal: list[Tree], bonus: list[list[Tree]]):
+        plain = [r for r in range(len(points))
+                 if points[r].leaf and legal[r].leaf and all(t.leaf for t in bonus[r])]
+        self.rows = np.array(plain, dtype=np.int64)
+        self.branching = [r for r in range(len(points)) if r not in set(plain)]
+        pts = np.array([points[r].value for r in plain], dtype=np.int64)
+        self.gain = np.array([points[r].value + sum(t.value for t in bonus[r]) for r in plain], dtype=np.float64)
+        self.distinct, self.which = np.unique(pts, return_inverse=True)
+        self.distinct = [int(p) for p in self.distinct]
+        self.refused = self.rows[[not legal[r].value for r in plain]] if plain else self.rows
 
 
 def solve(model: Model, progress: Callable[[int, int], None] | None = None) -> Table:
@@ -361,6 +416,30 @@ def solved(model: Model, progress=None) -> tuple[Space, Table]:
     return _SPACES[key]
 
 
+_SPACE_ONLY: dict[str, tuple[Space, np.ndarray]] = {}
+
+
+def greedy_table(state: GameState):
+    """Points + write bonus of every open box for every roll (the greedy bot's table), via the Space."""
+    key = cache_key(state.model)
+    if key not in _SPACE_ONLY:
+        space = Space(state.model)
+        _SPACE_ONLY[key] = (space, np.zeros((1 << space.n) * space.F))
+    space, zeros = _SPACE_ONLY[key]
+    return _write_table(space, zeros, state)
+
+
+def _write_table(space: Space, V: np.ndarray, state: GameState):
+    sheet = state.sheets[state.player]
+    masks, feats = space.encode(sheet)
+    open_boxes = [b for b in space.boxes if b not in sheet]
+    table = np.empty((len(open_boxes), len(space.tt.rolls)))
+    mask, fvals = int(masks[0]), [int(x) for x in feats[0]]
+    for i, b in enumerate(open_boxes):
+        table[i] = space.box_row(mask, fvals, V, b)
+    return open_boxes, table
+
+
 class OptimalBot(PlannerBot):
     """Maximizes the expected final score, reading the solver's table."""
 
@@ -369,15 +448,7 @@ class OptimalBot(PlannerBot):
         self.space, self.table = solved(model, progress)
 
     def write_table(self, state: GameState):
-        sp = self.space
-        sheet = state.sheets[state.player]
-        masks, feats = sp.encode(sheet)
-        open_boxes = [b for b in sp.boxes if b not in sheet]
-        table = np.full((len(open_boxes), len(sp.tt.rolls)), -np.inf)
-        for i, b in enumerate(open_boxes):
-            value = sp.box_values(masks, feats, self.table.values, b)
-            table[i] = value[:, 0]
-        return open_boxes, table
+        return _write_table(self.space, self.table.values, state)
 
     def expected_final(self, state: GameState) -> float:
         """The expected final score of the current player from the start of their turn."""

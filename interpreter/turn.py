@@ -55,6 +55,12 @@ class TurnTables:
             self.removes.append([np.ascontiguousarray(rem[:, c]) for c in range(rem.shape[1])])
             self.adds.append([np.ascontiguousarray(add[:, d]) for d in range(faces)])
         self.roll_as_keep = np.array([self.keep_index[r] for r in self.rolls], dtype=np.int64)
+        # for a few states at a time (a bot's decision): every roll's sub-keeps, padded with K (-inf)
+        from .dice import sub_multisets
+        subs = [sorted(self.keep_index[k] for k in sub_multisets(r)) for r in self.rolls]
+        self.sub_index = np.full((R, max(map(len, subs))), K, dtype=np.int64)
+        for r, ks in enumerate(subs):
+            self.sub_index[r, :len(ks)] = ks
         assert self.roll_as_keep.tolist() == list(range(self.slices[n].start, self.slices[n].stop))
 
     def keep_values(self, roll_values: np.ndarray) -> np.ndarray:
@@ -96,9 +102,14 @@ class TurnTables:
         """
         V = write_values if write_values.ndim == 2 else write_values[:, None]
         out: list[tuple[np.ndarray | None, np.ndarray]] = [(None, V)]
+        few = V.shape[1] <= 4
         for _ in range(rerolls):
-            Kv = self.keep_values(V)
-            V = self.best_subkeep(Kv)[self.slices[self.n]]
+            if few:  # one matrix product and one gather beat many small row operations
+                Kv = self.T @ V
+                V = np.vstack([Kv, np.full((1, V.shape[1]), -np.inf)])[self.sub_index].max(axis=1)
+            else:
+                Kv = self.keep_values(V)
+                V = self.best_subkeep(Kv)[self.slices[self.n]]
             out.append((Kv, V))
         return out
 

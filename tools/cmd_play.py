@@ -17,6 +17,17 @@ from .terminal import View
 DEFAULT_PLAYERS = "you:human,cpu:optimal"
 
 
+def default_players(model) -> str:
+    """You against the optimal computer player, or the greedy one where the model cannot be solved."""
+    from ..interpreter.abstraction import NotSolvable
+    from ..interpreter.solver import Space
+    try:
+        Space(model)
+    except NotSolvable:
+        return "you:human,cpu:greedy"
+    return DEFAULT_PLAYERS
+
+
 def add_arguments(p) -> None:
     p.add_argument("model", nargs="?", default=None, metavar="MODEL",
                    help="a model file or bundled name (default: the first in rules/index.txt)")
@@ -42,7 +53,7 @@ def run(args) -> int:
             game.start_log(args.log)
     else:
         model = load_model(args.model or default_model(), parse_options(args.option))
-        seats = parse_players(args.players or DEFAULT_PLAYERS)
+        seats = parse_players(args.players or default_players(model))
         if not model.min_players <= len(seats) <= model.max_players:
             raise UsageError(f"{model.name[lang]} is for {model.min_players} to {model.max_players} players, not {len(seats)}")
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -53,6 +64,11 @@ def run(args) -> int:
         if args.save:
             game.save_path = args.save
             game.save(args.save)
+    if any(s.kind == "optimal" for s in game.seats):
+        from ..interpreter.solver import solved
+        from .progress import progress_bar
+        with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
+            solved(game.model, update)
     game.listeners.append(view.event)
     interactive = sys.stdin.isatty()
     return _loop(game, view, interactive, lang)
