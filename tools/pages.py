@@ -10,7 +10,9 @@ this file, translated through the gettext catalogs in `locales/` (see `i18n.tran
 """
 from __future__ import annotations
 
+import os
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -189,9 +191,9 @@ def showcase_roll(model: Model) -> tuple[int, ...] | None:
     return max(examples, key=lambda e: counts[e])  # max keeps the first of equals
 
 
-def zero_writes(model: Model) -> bool:
+def zero_writes(model: Model, scorer: Scorer | None = None) -> bool:
     """Whether dice that do not fit a box may still be written into it (for 0), with an empty sheet."""
-    scorer = Scorer(model)
+    scorer = scorer or Scorer(model)
     for box in model.boxes.values():
         if box.example and any(c.points == 0 for c in scorer.choices(box.example, {})):
             return True
@@ -252,7 +254,7 @@ def _options(model: Model, w: Words) -> list[dict]:
     return out
 
 
-def worked_example(model: Model, box_id: str, w: Words) -> dict | None:
+def worked_example(model: Model, box_id: str, w: Words, scorer: Scorer | None = None) -> dict | None:
     """A box's example roll, its points computed by the engine, worded in one language.
 
     Points are those of the last roll of a turn, the usual case. A score that depends on the roll
@@ -263,7 +265,7 @@ def worked_example(model: Model, box_id: str, w: Words) -> dict | None:
     box = model.boxes[box_id]
     if not box.example:
         return None
-    scorer = Scorer(model)
+    scorer = scorer or Scorer(model)
     last = rolls_per_turn(model)
     dice = box.example
     points = scorer.points(box_id, dice, {}, last)
@@ -285,23 +287,23 @@ def worked_example(model: Model, box_id: str, w: Words) -> dict | None:
     return {"dice": w.dice(dice), "points": points, "first_roll": first, "sentence": sentence}
 
 
-def _sections(model: Model, w: Words) -> list[dict]:
+def _sections(model: Model, w: Words, scorer: Scorer) -> list[dict]:
     lang = w.lang
     out = []
     for section in model.sections:
         rows = [{"id": box_id, "name": model.boxes[box_id].name[lang], "rule": model.boxes[box_id].rule[lang],
-                 "example": worked_example(model, box_id, w)} for box_id in section.boxes]
+                 "example": worked_example(model, box_id, w, scorer)} for box_id in section.boxes]
         bonuses = [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
                    for b in model.bonuses if b.section == section.id]
         out.append({"id": section.id, "name": section.name[lang], "rows": rows, "bonuses": bonuses})
     return out
 
 
-def game_context(model: Model, lang: str, site: Site) -> dict:
+def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = None) -> dict:
     """Everything one game page says, in one language: plain data for the templates."""
     from . import describe
     w = Words(lang, site.fmt)
-    scorer = Scorer(model)
+    scorer = scorer or Scorer(model)
     showcase = showcase_roll(model)
     showcase_rows = []
     if showcase:
@@ -329,8 +331,8 @@ def game_context(model: Model, lang: str, site: Site) -> dict:
         "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))],
         "flow": _step_tree(model.flow, model, lang),
         "write_rules": [s.rule[lang] for s in model.flow.walk() if s.kind == "write" and s.rule],
-        "zero_writes": zero_writes(model),
-        "sections": _sections(model, w),
+        "zero_writes": zero_writes(model, scorer),
+        "sections": _sections(model, w, scorer),
         "total_parts": total_parts,
         "loose_bonuses": [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
                           for b in model.bonuses if b.section is None],
@@ -371,9 +373,10 @@ def environment(lang: str, fmt: str) -> jinja2.Environment:
     return env
 
 
-def render_game(model: Model, lang: str, site: Site, diagram_svg: str | None = None) -> str:
+def render_game(model: Model, lang: str, site: Site, diagram_svg: str | None = None,
+                scorer: Scorer | None = None) -> str:
     env = environment(lang, site.fmt)
-    ctx = game_context(model, lang, site)
+    ctx = game_context(model, lang, site, scorer)
     ctx["has_diagram"] = diagram_svg is not None
     ctx["languages"] = _switcher(site, lang, lambda other: site.game_file(model, other))
     ctx["home"] = site.index_file(lang)
@@ -408,13 +411,18 @@ def build_site(models: Iterable[Model], langs: Iterable[str] = LANGUAGES, fmt: s
     files: dict[str, str] = {}
     for lang in site.langs:
         files[site.index_file(lang)] = render_index(site, lang)
-    for model in site.models:
+    # Graphviz runs as a separate process per diagram: draw them side by side
+    jobs = [(i, lang) for i in range(len(site.models)) for lang in site.langs]
+    with ThreadPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
+        svgs = dict(zip(jobs, pool.map(lambda job: diagram_svg(site.models[job[0]], job[1]), jobs)))
+    for i, model in enumerate(site.models):
         files[site.model_file(model)] = model.source
+        scorer = Scorer(model)  # one per model: building one tabulates the scores
         for lang in site.langs:
-            svg = diagram_svg(model, lang)
+            svg = svgs[i, lang]
             if svg is not None:
                 files[site.diagram_file(model, lang)] = svg
-            files[site.game_file(model, lang)] = render_game(model, lang, site, svg)
+            files[site.game_file(model, lang)] = render_game(model, lang, site, svg, scorer)
     if fmt == "html":
         for path in sorted(STATIC_DIR.iterdir()):
             if path.is_file():
