@@ -1,0 +1,424 @@
+"""The web application: pages, a JSON API, a WebSocket per table, static files and the rule pages.
+
+Pages are rendered with Jinja2 in the visitor's language (en/de/nl: `?lang=`, then a cookie, then
+the browser's Accept-Language). The table page is one small hand-written script (static/table.js):
+it sends decisions to the JSON API and draws every update the WebSocket brings.
+
+Requests under /api/ get JSON errors ({"error": …, "status": …}); pages get an HTML error page.
+Files are served from fixed in-memory lists (static/ and the generated rule site), never by
+joining a path from the request, so no path can leave them.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import mimetypes
+import threading
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ...interpreter.loader import bundled_models
+from ...interpreter.model import LANGUAGES, Model
+from ..i18n import translator
+from .hub import Hub
+from .store import Store
+from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id, is_solved
+from .texts import LANGUAGE_NAMES, client_texts, kind_names
+
+log = logging.getLogger("rulebook.serve")
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 64 * 1024
+
+
+# languages and templates ----------------------------------------------------------------------
+
+def pick_lang(request: Request) -> str:
+    q = request.query_params.get("lang")
+    if q in LANGUAGES:
+        return q
+    c = request.cookies.get("lang")
+    if c in LANGUAGES:
+        return c
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+_ENVS: dict[str, jinja2.Environment] = {}
+
+
+def environment(lang: str) -> jinja2.Environment:
+    env = _ENVS.get(lang)
+    if env is None:
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
+                                 extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
+                                 undefined=jinja2.StrictUndefined)
+        env.install_gettext_translations(translator(lang), newstyle=True)
+        env.filters["tojson_safe"] = lambda v: jinja2.utils.htmlsafe_json_dumps(v)
+        _ENVS[lang] = env
+    return env
+
+
+def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+    lang = ctx.pop("lang", None) or pick_lang(request)
+    here = request.url.path
+    langs = [{"lang": l, "name": LANGUAGE_NAMES[l], "href": f"{here}?lang={l}", "current": l == lang} for l in LANGUAGES]
+    html = environment(lang).get_template(template).render(lang=lang, languages=langs, **ctx)
+    response = HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+    if request.query_params.get("lang") in LANGUAGES:
+        response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                               "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def model_info(model: Model, lang: str) -> dict[str, Any]:
+    """What the browser needs to draw a table of this model, in one language."""
+    return {
+        "id": model.id,
+        "name": model.name[lang],
+        "n_dice": model.n_dice,
+        "faces": model.faces,
+        "winner": model.winner,
+        "sections": [{"id": s.id, "name": s.name[lang], "boxes": [{"id": b, "name": model.boxes[b].name[lang],
+                                                                      "rule": model.boxes[b].rule[lang]}
+                                                                     for b in s.boxes]} for s in model.sections],
+        "bonuses": [{"id": b.id, "name": b.name[lang], "section": b.section, "progress": b.progress is not None,
+                     "rule": b.rule[lang]} for b in model.bonuses],
+        "steps": {s.id: s.name[lang] for s in model.flow.walk()},
+    }
+
+
+def game_card(model: Model, lang: str) -> dict[str, Any]:
+    t = translator(lang)
+    if model.min_players == model.max_players:
+        players = t.ngettext("%(num)d player", "%(num)d players", model.min_players) % {"num": model.min_players}
+    else:
+        players = t.ngettext("%(min)d to %(num)d player", "%(min)d to %(num)d players",
+                             model.max_players) % {"min": model.min_players, "num": model.max_players}
+    return {"id": model.id, "name": model.name[lang], "tagline": model.tagline[lang] if model.tagline else "",
+            "players": players, "rules": f"/rules/{model.id}/{lang}", "diagram": f"/rules/{model.id}.{lang}.svg"}
+
+
+# the rule pages (tools/pages.py), built once on first use ---------------------------------------
+
+class RuleSite:
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self._files: dict[str, str] | None = None
+        self._lock = threading.Lock()
+        self.error: str | None = None
+
+    def files(self) -> dict[str, str]:
+        with self._lock:
+            if self._files is None:
+                from .. import pages
+                models = [self.tables.model(name) for name in bundled_models()]
+                self._files = pages.build_site(models, LANGUAGES, "html")
+            return self._files
+
+
+# request helpers -------------------------------------------------------------------------------
+
+async def read_json(request: Request) -> Any:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise ServeError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ServeError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+    if not body.strip():
+        raise ServeError(400, "the request body is empty; send a JSON object")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ServeError(400, "the request body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ServeError(400, f"the request body is not valid JSON: {exc.msg} "
+                              f"(line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise ServeError(400, "the request body is nested too deeply") from None
+
+
+def api_error(exc: ServeError) -> JSONResponse:
+    return JSONResponse(exc.to_json(), status_code=exc.status)
+
+
+def links(request: Request, table: Table) -> dict[str, str]:
+    base = str(request.base_url).rstrip("/")
+    return {"table": f"{base}/t/{table.id}", "join": f"{base}/t/{table.id}/join",
+            "watch": f"{base}/t/{table.id}/watch", "api": f"{base}/api/tables/{table.id}",
+            "ws": f"/ws/tables/{table.id}"}
+
+
+# the application ------------------------------------------------------------------------------
+
+def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -> Starlette:
+    """The Starlette app over the SQLite file `db_path` (created if needed).
+
+    `pace` is the default pause in seconds before each computer move (a table may choose its own).
+    """
+    store_box: dict[str, Any] = {}
+    hub = Hub()
+
+    def tables() -> Tables:
+        return store_box["tables"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        store = Store(db_path)
+        t = Tables(store, hub, pace=pace, max_tables=max_tables)
+        store_box["tables"] = t
+        store_box["rules"] = RuleSite(t)
+        app.state.tables = t
+        await t.start()
+        try:
+            yield
+        finally:
+            await t.stop()
+            hub.close_all()
+            store.close()
+
+    static = {p.name: p for p in (HERE / "static").iterdir() if p.is_file()}
+
+    # pages ---------------------------------------------------------------------------
+    async def home(request: Request):
+        lang = pick_lang(request)
+        games = [game_card(tables().model(name), lang) for name in bundled_models()]
+        recent = []
+        for t in tables().recent():
+            recent.append({"id": t.id, "game": t.model.name[lang], "players": [s.name for s in t.seats],
+                           "open": bool(t.open_seats()), "round": t.summary()["round"]})
+        return page(request, "home.html.j2", lang=lang, games=games, recent=recent)
+
+    async def new_table(request: Request):
+        lang = pick_lang(request)
+        try:
+            model = tables().model(request.path_params["model"])
+        except ServeError as exc:
+            return error_page(request, exc)
+        mode = request.query_params.get("mode", "computer")
+        options = []
+        for o in model.options.values():
+            options.append({"id": o.id, "name": o.name[lang], "description": o.description[lang] if o.description else "",
+                            "type": o.type, "default": o.default, "min": o.min, "max": o.max,
+                            "choices": [{"value": k, "name": v[lang]} for k, v in (o.choices or {}).items()]})
+        return page(request, "new.html.j2", lang=lang, game=game_card(model, lang), options=options,
+                    min_players=model.min_players, max_players=model.max_players, mode=mode,
+                    kinds=kind_names(lang), solved=is_solved(model),
+                    default_pace=int(tables().default_pace * 1000))
+
+    async def table_page(request: Request):
+        return await _table_page(request, watch=False)
+
+    async def watch_page(request: Request):
+        return await _table_page(request, watch=True)
+
+    async def _table_page(request: Request, watch: bool):
+        lang = pick_lang(request)
+        try:
+            table = await tables().get(request.path_params["id"])
+        except ServeError as exc:
+            return error_page(request, exc)
+        boot = {"table": table.id, "watch": watch, "lang": lang, "model": model_info(table.model, lang),
+                "texts": client_texts(lang), "links": links(request, table), "state": table.snapshot(),
+                "events": table.events[-40:], "kinds": kind_names(lang)}
+        return page(request, "table.html.j2", lang=lang, boot=boot, game=game_card(table.model, lang),
+                    table=table, watch=watch)
+
+    async def join_page(request: Request):
+        lang = pick_lang(request)
+        try:
+            table = await tables().get(request.path_params["id"])
+        except ServeError as exc:
+            return error_page(request, exc)
+        seats = [{"seat": i, "name": s.name, "kind": s.kind, "open": s.human and not s.token_hash}
+                 for i, s in enumerate(table.seats)]
+        return page(request, "join.html.j2", lang=lang, game=game_card(table.model, lang), table=table,
+                    seats=seats, kinds=kind_names(lang), finished=table.game.state.is_terminal())
+
+    def error_page(request: Request, exc: ServeError) -> HTMLResponse:
+        return page(request, "error.html.j2", status=exc.status, status_code=exc.status, message=exc.message,
+                    hint=exc.hint)
+
+    # files ---------------------------------------------------------------------------
+    async def static_file(request: Request):
+        name = request.path_params["name"]
+        path = static.get(name)
+        if path is None:
+            raise ServeError(404, f"there is no file '{name[:60]}'")
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind in ("application/javascript",):
+            kind += "; charset=utf-8"
+        return Response(path.read_bytes(), media_type=kind,
+                        headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
+
+    async def rules_file(request: Request):
+        name = request.path_params["name"]
+        model, _, lang = name.partition("/")
+        if model in bundled_models() and lang in LANGUAGES:  # /rules/MODEL/LANG: that game's page
+            return RedirectResponse(f"/rules/{model}.{lang}.html", status_code=307)
+        try:
+            files = await asyncio.to_thread(store_box["rules"].files)
+        except Exception as exc:  # noqa: BLE001 - e.g. no Graphviz
+            raise ServeError(503, f"the rule pages cannot be built here: {getattr(exc, 'message', exc)}") from None
+        if name == "":
+            name = "index.html"
+        text = files.get(name)
+        if text is None:
+            raise ServeError(404, f"there is no rule page '{name[:60]}'")
+        kind = mimetypes.guess_type(name)[0] or "text/plain"
+        if name.endswith(".yaml"):
+            kind = "text/plain"
+        return Response(text, media_type=f"{kind}; charset=utf-8", headers={"X-Content-Type-Options": "nosniff"})
+
+    # the API -------------------------------------------------------------------------
+    async def api_games(request: Request):
+        lang = pick_lang(request)
+        out = []
+        for name in bundled_models():
+            m = tables().model(name)
+            out.append({"id": m.id, "name": m.name[lang], "min_players": m.min_players,
+                        "max_players": m.max_players, "options": {k: o.default for k, o in m.options.items()},
+                        "kinds": list(SEAT_KINDS), "solved": is_solved(m)})
+        return JSONResponse(out)
+
+    async def api_create(request: Request):
+        body = await read_json(request)
+        table, seat, token = await tables().create(body)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
+                             "state": table.snapshot()}, status_code=201)
+
+    async def api_list(request: Request):
+        return JSONResponse([t.summary() for t in tables().recent(50)])
+
+    async def api_table(request: Request):
+        table = await tables().get(request.path_params["id"])
+        return JSONResponse(table.snapshot())
+
+    async def api_events(request: Request):
+        table = await tables().get(request.path_params["id"])
+        since = request.query_params.get("since", "0")
+        if not since.isdigit():
+            raise ServeError(400, "'since' must be a whole number")
+        return JSONResponse({"seq": table.seq, "events": table.events[int(since):]})
+
+    async def api_join(request: Request):
+        body = await read_json(request)
+        table, seat, token = await tables().claim(request.path_params["id"], body)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
+                             "state": table.snapshot()})
+
+    async def api_act(request: Request):
+        body = await read_json(request)
+        table, events = await tables().act(request.path_params["id"], body)
+        return JSONResponse({"ok": True, "seq": events[-1]["seq"], "events": events, "state": events[-1]["state"]})
+
+    async def api_hint(request: Request):
+        body = await read_json(request)
+        return JSONResponse(await tables().hint(request.path_params["id"], body))
+
+    # the live stream ---------------------------------------------------------------------
+    async def ws_table(websocket: WebSocket):
+        await websocket.accept()
+        try:
+            table = await tables().get(websocket.path_params["id"])
+            since = websocket.query_params.get("since", "0")
+            if not since.isdigit():
+                raise ServeError(400, "'since' must be a whole number")
+        except ServeError as exc:
+            await websocket.send_json({"type": "error", **exc.to_json()})
+            await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
+            return
+        sub = hub.subscribe(table.id)  # no await between subscribing and the snapshot: nothing is missed
+        since_n = min(int(since), table.seq)
+        hello = {"type": "hello", "seq": table.seq, "state": table.snapshot(), "events": table.events[since_n:]}
+        try:
+            await websocket.send_text(json.dumps(hello, separators=(",", ":")))
+
+            async def reader():
+                while True:
+                    msg = await websocket.receive()
+                    if msg["type"] == "websocket.disconnect":
+                        return
+
+            read_task = asyncio.ensure_future(reader())
+            try:
+                while True:
+                    get = asyncio.ensure_future(sub.queue.get())
+                    done, _ = await asyncio.wait({get, read_task}, return_when=asyncio.FIRST_COMPLETED)
+                    if read_task in done:
+                        get.cancel()
+                        return
+                    text = get.result()
+                    if text is None:  # too far behind, or the server is stopping
+                        await websocket.close(code=4008, reason="reconnect to catch up")
+                        return
+                    await websocket.send_text(text)
+            finally:
+                read_task.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.unsubscribe(sub)
+
+    # errors ---------------------------------------------------------------------------
+    def wants_json(request: Request) -> bool:
+        return request.url.path.startswith("/api/")
+
+    async def on_serve_error(request: Request, exc: ServeError):
+        if wants_json(request):
+            return api_error(exc)
+        return error_page(request, exc)
+
+    async def on_http_error(request: Request, exc: HTTPException):
+        message = {404: f"there is no page '{request.url.path[:80]}'",
+                   405: f"{request.method} is not allowed here"}.get(exc.status_code, str(exc.detail))
+        return await on_serve_error(request, ServeError(exc.status_code, message))
+
+    async def on_crash(request: Request, exc: Exception):
+        log.exception("crash on %s", request.url.path)
+        return await on_serve_error(request, ServeError(500, "the server failed; the table is as it was before"))
+
+    routes = [
+        Route("/", home),
+        Route("/new/{model}", new_table),
+        Route("/t/{id}", table_page),
+        Route("/t/{id}/watch", watch_page),
+        Route("/t/{id}/join", join_page),
+        Route("/static/{name:path}", static_file),
+        Route("/rules/{name:path}", rules_file),
+        Route("/api/games", api_games),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables", api_list, methods=["GET"]),
+        Route("/api/tables/{id}", api_table),
+        Route("/api/tables/{id}/events", api_events),
+        Route("/api/tables/{id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{id}/act", api_act, methods=["POST"]),
+        Route("/api/tables/{id}/hint", api_hint, methods=["POST"]),
+        WebSocketRoute("/ws/tables/{id}", ws_table),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ServeError: on_serve_error, HTTPException: on_http_error, Exception: on_crash})
+    return app

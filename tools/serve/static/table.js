@@ -1,0 +1,423 @@
+/* The table page: draws the server's view of a table and sends this browser's decisions.
+   The server decides everything; this script only shows what it says and asks it to act. */
+"use strict";
+(() => {
+  const boot = JSON.parse(document.getElementById("boot").textContent);
+  const T = boot.texts, M = boot.model, TABLE = boot.table;
+  const {el, fmt} = Rulebook;
+  const $ = (id) => document.getElementById(id);
+
+  // a seat link (#seat=N&token=…) moves a seat to this browser
+  if (location.hash.length > 1 && !boot.watch) {
+    const h = new URLSearchParams(location.hash.slice(1));
+    if (h.get("seat") !== null && h.get("token")) Rulebook.remember(TABLE, h.get("seat"), h.get("token"));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const mine = boot.watch ? {} : Rulebook.seats(TABLE);
+
+  let state = boot.state;
+  let lastSeq = state.seq;
+  let selected = new Set();     // positions of the dice this browser wants to keep
+  let wasKept = [];             // faces kept before the last roll (marked for everyone)
+  let rolled = false;           // the last update rolled dice (animate them)
+  let busy = false;
+  let hint = null;
+
+  const names = () => state.players.map((p) => p.name);
+  const one = (pair, n) => (n === 1 ? pair[0] : pair[1]);
+  const boxName = {};
+  M.sections.forEach((s) => s.boxes.forEach((b) => { boxName[b.id] = b.name; }));
+
+  function mySeat() {
+    if (state.terminal || state.chance || state.player === null) return null;
+    return String(state.player) in mine ? state.player : null;
+  }
+
+  // the log ------------------------------------------------------------------------
+  function eventText(ev) {
+    const player = (state.players[ev.player] || {}).name || "?";
+    const dice = (d) => d.join(" ");
+    switch (ev.type) {
+      case "roll":
+        return ev.kept && ev.kept.length
+          ? fmt(T.ev_reroll, {player, faces: dice(ev.faces), dice: dice(ev.dice)})
+          : fmt(T.ev_roll, {player, dice: dice(ev.dice)});
+      case "keep":
+        return ev.dice.length ? fmt(T.ev_keep, {player, dice: dice(ev.dice)}) : fmt(T.ev_keep_none, {player});
+      case "stop":
+        return fmt(T.ev_stop, {player});
+      case "write": {
+        let text = fmt(one(T.ev_write, ev.points), {player, points: ev.points, box: boxName[ev.box] || ev.box});
+        if (ev.bonus) text += " " + fmt(T.ev_bonus, {bonus: ev.bonus});
+        return text;
+      }
+      default:
+        return ev.move;
+    }
+  }
+  function addEvent(ev) {
+    const log = $("log");
+    const li = el("li", {class: "ev ev-" + ev.type + (ev.player !== undefined ? " p" + (ev.player % 8) : ""),
+                         "data-seq": ev.seq, value: ev.seq, text: eventText(ev)});
+    log.prepend(li);
+    while (log.children.length > 80) log.lastElementChild.remove();
+    if (ev.type === "roll") { wasKept = ev.kept || []; rolled = true; }
+    if (ev.type === "write" || ev.type === "stop") wasKept = [];
+  }
+
+  // drawing ------------------------------------------------------------------------
+  const SVG = "http://www.w3.org/2000/svg";
+  const PIP_AT = {1: [20, 20], 2: [50, 20], 3: [80, 20], 4: [20, 50], 5: [50, 50], 6: [80, 50], 7: [20, 80], 8: [50, 80], 9: [80, 80]};
+  function dieFace(face) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({x: 3, y: 3, width: 94, height: 94, rx: 16, class: "face"})) rect.setAttribute(k, v);
+    svg.append(rect);
+    if (PIPS[face] && M.faces <= 6) {
+      for (const c of PIPS[face]) {
+        const dot = document.createElementNS(SVG, "circle");
+        dot.setAttribute("cx", PIP_AT[c][0]); dot.setAttribute("cy", PIP_AT[c][1]); dot.setAttribute("r", 9.5);
+        dot.setAttribute("class", "pip");
+        svg.append(dot);
+      }
+    } else {
+      const text = document.createElementNS(SVG, "text");
+      for (const [k, v] of Object.entries({x: 50, y: 52, "text-anchor": "middle", "dominant-baseline": "central", class: "num"})) text.setAttribute(k, v);
+      text.textContent = String(face);
+      svg.append(text);
+    }
+    return svg;
+  }
+  const PIPS = {1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9]};
+  function die(face, i, opts) {
+    const b = el("button", {type: "button", class: "die" + (opts.held ? " held" : "") + (opts.wasKept ? " was-kept" : "")
+                              + (opts.rolling ? " rolling" : ""),
+                            "data-face": face, "data-index": i, "aria-pressed": opts.held ? "true" : "false",
+                            "aria-label": fmt(T.die, {face}), disabled: !opts.active});
+    b.append(dieFace(face));
+    if (opts.held) b.append(el("span", {class: "held-label", text: T.kept}));
+    return b;
+  }
+
+  function drawDice(me) {
+    const box = $("dice");
+    box.replaceChildren();
+    const active = me !== null && state.step && state.step.kind === "keep";
+    // mark, left to right, the dice whose faces were kept before the last roll
+    const pool = [...wasKept];
+    const kept = state.dice.map((f) => { const j = pool.indexOf(f); if (j >= 0) { pool.splice(j, 1); return true; } return false; });
+    state.dice.forEach((face, i) => {
+      box.append(die(face, i, {held: active && selected.has(i), wasKept: kept[i] && !active, active,
+                               rolling: rolled && !kept[i]}));
+    });
+    if (!state.dice.length) {
+      for (let i = 0; i < M.n_dice; i++) box.append(el("span", {class: "die blank", "aria-hidden": "true"}));
+    }
+    rolled = false;
+  }
+
+  function drawSheet(me) {
+    const table = $("sheet");
+    table.replaceChildren();
+    const n = state.players.length;
+    const cur = state.terminal ? null : state.player;
+    const choices = {};
+    state.choices.forEach((c) => { choices[c.box] = c; });
+    const canPick = me !== null && state.step && (state.can_write || (state.step.kind === "keep" && state.step.can_stop));
+
+    const head = el("tr", {}, el("th", {scope: "col", class: "box-col", text: T.box}));
+    state.players.forEach((p, i) => {
+      const th = el("th", {scope: "col", class: "player" + (i === cur ? " current" : "") + (String(i) in mine ? " mine" : "")},
+                    el("span", {class: "pname", text: p.name}));
+      if (p.kind !== "human") th.append(el("span", {class: "pkind", text: boot.kinds[p.kind] || p.kind}));
+      else if (p.open) th.append(el("span", {class: "pkind open", text: T.open_seat}));
+      head.append(th);
+    });
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    const bonusRow = (b) => {
+      const tr = el("tr", {class: "bonus-row"}, el("th", {scope: "row", title: b.rule, text: b.name}));
+      for (let i = 0; i < n; i++) {
+        const td = el("td", {class: i === cur ? "current" : ""}, String(state.totals[i][b.id] ?? 0));
+        const prog = (state.progress[i] || {})[b.id];
+        if (prog && b.progress) {
+          const [value, goal] = prog;
+          const pct = Math.max(0, Math.min(100, goal ? (100 * value) / goal : 0));
+          const meter = el("span", {class: "progress" + (value >= goal ? " reached" : ""),
+                                    title: fmt(T.progress, {value, goal})},
+                           el("span", {class: "bar"}, el("span", {class: "fill", style: `width:${pct}%`})),
+                           el("span", {class: "ptext", text: fmt(T.progress, {value, goal})}));
+          td.append(meter);
+        }
+        tr.append(td);
+      }
+      return tr;
+    };
+    M.sections.forEach((section) => {
+      body.append(el("tr", {class: "section-row"}, el("th", {scope: "colgroup", colspan: n + 1, text: section.name})));
+      section.boxes.forEach((b) => {
+        const tr = el("tr", {class: "box-row", "data-box": b.id}, el("th", {scope: "row", title: b.rule, text: b.name}));
+        for (let i = 0; i < n; i++) {
+          const sheet = state.sheets[i];
+          const td = el("td", {class: i === cur ? "current" : ""});
+          if (b.id in sheet) {
+            td.textContent = sheet[b.id];
+            td.classList.add("filled");
+          } else if (i === cur && choices[b.id]) {
+            const c = choices[b.id];
+            const label = c.bonus ? `${c.points}+${c.bonus}` : String(c.points);
+            if (canPick && i === me) {
+              td.append(el("button", {type: "button", class: "write" + (c.points + c.bonus ? "" : " zero"),
+                                      "data-box": b.id, title: fmt(T.would_score, {points: c.points + c.bonus}),
+                                      onclick: () => write(b.id)}, label));
+            } else {
+              td.append(el("span", {class: "would", title: fmt(T.would_score, {points: c.points + c.bonus}), text: label}));
+            }
+          }
+          tr.append(td);
+        }
+        body.append(tr);
+      });
+      const tr = el("tr", {class: "total-row"}, el("th", {scope: "row", text: fmt(T.section_total, {section: section.name})}));
+      for (let i = 0; i < n; i++) tr.append(el("td", {class: i === cur ? "current" : "", text: String(state.totals[i][section.id] ?? 0)}));
+      body.append(tr);
+      M.bonuses.filter((b) => b.section === section.id).forEach((b) => body.append(bonusRow(b)));
+    });
+    M.bonuses.filter((b) => !b.section || !M.sections.some((s) => s.id === b.section)).forEach((b) => body.append(bonusRow(b)));
+    const total = el("tr", {class: "grand-row"}, el("th", {scope: "row", text: T.grand_total}));
+    for (let i = 0; i < n; i++) total.append(el("td", {class: i === cur ? "current" : "", text: String(state.totals[i].total)}));
+    body.append(total);
+    table.append(body);
+  }
+
+  function drawTurn(me) {
+    const turn = $("turn"), prompt = $("prompt");
+    $("round").textContent = state.terminal ? "" : fmt(T.round, {n: state.round[0], total: state.round[1]});
+    turn.className = "turn";
+    prompt.textContent = "";
+    if (state.broken) {
+      turn.textContent = fmt(T.broken, {message: state.broken});
+      turn.classList.add("bad");
+      return;
+    }
+    if (state.terminal) { turn.textContent = ""; return; }
+    const p = state.players[state.player];
+    if (me !== null) {
+      turn.textContent = fmt(T.your_turn, {player: p.name});
+      turn.classList.add("mine");
+      if (state.step.kind === "keep") prompt.textContent = state.step.can_stop ? T.do_keep : T.do_keep_no_stop;
+      else if (state.step.kind === "write") prompt.textContent = T.do_write;
+      return;
+    }
+    if (state.chance) turn.textContent = T.wait_dice;
+    else if (p.kind !== "human") turn.textContent = fmt(T.wait_bot, {player: p.name});
+    else if (p.open) turn.textContent = fmt(T.wait_join, {player: p.name});
+    else turn.textContent = fmt(T.wait_person, {player: p.name});
+    turn.prepend(el("span", {class: "dot"}));
+  }
+
+  function drawControls(me) {
+    const controls = $("controls");
+    controls.hidden = me === null;
+    if (me === null) { $("hint").hidden = true; hint = null; return; }
+    const roll = $("roll");
+    if (state.step.kind === "keep") {
+      roll.hidden = false;
+      roll.textContent = fmt(one(T.roll, state.rolls_left), {n: state.rolls_left});
+      roll.disabled = busy;
+    } else {
+      roll.hidden = true;
+    }
+    $("hint-button").textContent = T.hint;
+    $("hint-button").disabled = busy;
+  }
+
+  function drawRanking() {
+    const box = $("ranking");
+    box.hidden = !state.terminal || !state.ranking;
+    if (box.hidden) return;
+    $("ranking-title").textContent = T.game_over;
+    const list = $("ranking-list");
+    list.replaceChildren();
+    state.ranking.forEach((r) => {
+      list.append(el("li", {class: "rank rank-" + r.rank + (String(r.seat) in mine ? " mine" : ""),
+                            text: fmt(one(T.rank_line, r.total), {rank: r.rank, player: r.name, total: r.total})}));
+    });
+    const first = state.ranking.filter((r) => r.rank === 1);
+    $("winner").textContent = first.length > 1 ? fmt(T.tie, {total: first[0].total})
+      : fmt(T.winner, {player: first[0].name, total: first[0].total});
+    $("play-again").textContent = T.play_again;
+  }
+
+  function drawMe() {
+    const seats = Object.keys(mine).map(Number).filter((s) => s < state.players.length);
+    const me = $("me");
+    if (boot.watch || !seats.length) {
+      me.textContent = T.watching;
+      $("personal").hidden = true;
+    } else {
+      me.textContent = fmt(T.you_play, {player: seats.map((s) => state.players[s].name).join(", ")});
+      const s = seats[0];
+      $("personal").hidden = false;
+      $("seat-link").value = `${boot.links.table}#seat=${s}&token=${mine[String(s)]}`;
+    }
+  }
+
+  function draw() {
+    const me = mySeat();
+    if (me === null) selected.clear();
+    drawTurn(me);
+    drawDice(me);
+    drawControls(me);
+    drawSheet(me);
+    drawRanking();
+    drawMe();
+    document.body.classList.toggle("my-turn", me !== null);
+  }
+
+  function setState(next) {
+    if (next.seq < state.seq) return;
+    const before = state;
+    state = next;
+    const me = mySeat();
+    // after a roll of my own, the dice I kept stay selected (the dice are shown sorted)
+    if (me !== null && state.step && state.step.kind === "keep" && (before.seq !== state.seq)) {
+      selected.clear();
+      const pool = [...wasKept];
+      state.dice.forEach((f, i) => { const j = pool.indexOf(f); if (j >= 0) { pool.splice(j, 1); selected.add(i); } });
+    }
+    if (before.player !== state.player || before.seq !== state.seq) { hint = null; $("hint").hidden = true; }
+    draw();
+  }
+
+  // acting -------------------------------------------------------------------------
+  function refuse(message) {
+    const r = $("refused");
+    r.textContent = fmt(T.error, {message});
+    r.hidden = false;
+    clearTimeout(refuse.timer);
+    refuse.timer = setTimeout(() => { r.hidden = true; }, 6000);
+  }
+  async function send(action) {
+    const me = mySeat();
+    if (me === null) return false;
+    busy = true;
+    drawControls(me);
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/act`, {seat: me, token: mine[String(me)], action});
+      $("refused").hidden = true;
+      for (const ev of res.events) if (ev.seq > lastSeq) { addEvent(ev); lastSeq = ev.seq; }
+      setState(res.state);
+      return true;
+    } catch (err) {
+      refuse(err.message);
+      if (err.status === 403) Rulebook.forget(TABLE, me);
+      return false;
+    } finally {
+      busy = false;
+      drawControls(mySeat());
+    }
+  }
+  function keptFaces() {
+    return [...selected].sort((a, b) => a - b).map((i) => state.dice[i]).sort((a, b) => a - b);
+  }
+  async function roll() {
+    const faces = keptFaces();
+    await send(faces.length ? "keep " + faces.join(" ") : "keep none");
+  }
+  async function write(box) {
+    if (busy) return;
+    if (state.step.kind === "keep") {
+      if (!(await send("stop"))) return;
+    }
+    await send("write " + box);
+  }
+  $("dice").addEventListener("click", (e) => {
+    const d = e.target.closest(".die");
+    if (!d || d.disabled) return;
+    const i = Number(d.dataset.index);
+    if (selected.has(i)) selected.delete(i); else selected.add(i);
+    drawDice(mySeat());
+  });
+  $("roll").addEventListener("click", roll);
+  $("hint-button").addEventListener("click", async () => {
+    const me = mySeat();
+    if (me === null) return;
+    const box = $("hint");
+    try {
+      hint = await Rulebook.post(`/api/tables/${TABLE}/hint`, {seat: me, token: mine[String(me)]});
+    } catch (err) { refuse(err.message); return; }
+    box.replaceChildren(el("p", {class: "hint-title", text: hint.optimal ? T.hint_optimal : T.hint_greedy}));
+    const list = el("ol");
+    hint.options.forEach((o) => {
+      let label;
+      if (o.type === "write") label = fmt(T.hint_write, {box: boxName[o.box] || o.box});
+      else if (o.type === "stop") label = T.hint_stop;
+      else label = o.dice.length ? fmt(T.hint_keep, {dice: o.dice.join(" ")}) : T.hint_reroll;
+      list.append(el("li", {}, el("span", {class: "hlabel", text: label}), " ",
+                     el("span", {class: "hvalue", text: o.value.toFixed(1)}), " ",
+                     el("button", {type: "button", class: "button small", text: T.hint_do,
+                                   onclick: () => (o.type === "write" ? write(o.box) : send(o.action))})));
+    });
+    box.append(list);
+    box.hidden = false;
+  });
+  document.querySelectorAll("button.copy").forEach((b) => {
+    b.textContent = T.copy;
+    b.addEventListener("click", async () => {
+      const input = $(b.dataset.for);
+      try { await navigator.clipboard.writeText(input.value); } catch (e) { input.select(); document.execCommand("copy"); }
+      b.textContent = T.copied;
+      setTimeout(() => { b.textContent = T.copy; }, 1500);
+    });
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea, select")) return;
+    const me = mySeat();
+    if (me === null || !state.step) return;
+    if (state.step.kind === "keep" && /^[1-9]$/.test(e.key) && Number(e.key) <= state.dice.length) {
+      const i = Number(e.key) - 1;
+      if (selected.has(i)) selected.delete(i); else selected.add(i);
+      drawDice(me);
+    } else if (state.step.kind === "keep" && (e.key === "r" || e.key === "Enter") && !busy) {
+      e.preventDefault();
+      roll();
+    }
+  });
+
+  // the live stream -----------------------------------------------------------------
+  let delay = 500;
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}`);
+    ws.onopen = () => { delay = 500; $("conn").hidden = true; };
+    ws.onmessage = (m) => {
+      const msg = JSON.parse(m.data);
+      if (msg.type === "error") { refuse(msg.error); return; }
+      if (msg.type === "hello") {
+        for (const ev of msg.events) if (ev.seq > lastSeq) { addEvent(ev); lastSeq = ev.seq; }
+        setState(msg.state);
+        return;
+      }
+      if (msg.event && msg.event.seq > lastSeq) { addEvent(msg.event); lastSeq = msg.event.seq; }
+      if (msg.state) setState(msg.state);
+    };
+    ws.onclose = (e) => {
+      if (e.code >= 4400 && e.code < 4500) return;  // the table does not exist: no point in retrying
+      $("conn").hidden = false;
+      $("conn").textContent = T.offline;
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 5000);
+    };
+  }
+
+  boot.events.forEach(addEvent);
+  wasKept = [];
+  for (const ev of boot.events) { if (ev.type === "roll") wasKept = ev.kept || []; if (ev.type === "write") wasKept = []; }
+  rolled = false;
+  setState(state);
+  draw();
+  connect();
+})();

@@ -1,0 +1,90 @@
+"""The words of the table page's script, translated on the server (gettext) and sent with the page.
+
+Placeholders are `{name}`, filled in by the script. A pair [singular, plural] is chosen by the
+number (one → singular), which is the plural rule of English, German and Dutch alike.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..i18n import translator
+
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in its own language
+
+
+@lru_cache(maxsize=None)
+def kind_names(lang: str) -> dict[str, str]:
+    """Who plays a seat, as the page names it."""
+    _ = translator(lang).gettext
+    return {
+        "human": _("Person"),
+        "greedy": _("Computer (greedy)"),
+        "random": _("Computer (random)"),
+        "optimal": _("Computer (optimal)"),
+    }
+
+
+@lru_cache(maxsize=None)
+def client_texts(lang: str) -> dict[str, object]:
+    t = translator(lang)
+    _ = t.gettext
+
+    def n_(singular: str, plural: str) -> list[str]:
+        return [t.ngettext(singular, plural, 1), t.ngettext(singular, plural, 2)]
+
+    return {
+        # whose turn, and what to do
+        "turn_of": _("{player}'s turn"),
+        "your_turn": _("Your turn, {player}"),
+        "round": _("Round {n} of {total}"),
+        "do_keep": _("Click the dice you want to keep, then roll again. Or write the dice into a box now."),
+        "do_keep_no_stop": _("Click the dice you want to keep, then roll again."),
+        "do_write": _("Choose a box for your dice: the grey numbers are what each box would score."),
+        "wait_bot": _("{player} is thinking…"),
+        "wait_person": _("Waiting for {player}…"),
+        "wait_join": _("Waiting for {player} to join: send them the join link."),
+        "wait_dice": _("The dice are rolling…"),
+        "watching": _("You are watching this table."),
+        "you_play": _("You play {player}."),
+        "broken": _("This table has stopped because of an error: {message}"),
+        # buttons
+        "roll": n_("Roll again ({n} roll left)", "Roll again ({n} rolls left)"),
+        "rolls_left": n_("{n} roll left", "{n} rolls left"),
+        "hint": _("Hint"),
+        "hint_optimal": _("Hint from the optimal player (expected final score):"),
+        "hint_greedy": _("Hint from the greedy player (expected points this turn):"),
+        "hint_keep": _("keep {dice}"),
+        "hint_reroll": _("roll all dice again"),
+        "hint_stop": _("stop rolling"),
+        "hint_write": _("write into {box}"),
+        "hint_do": _("Do it"),
+        "kept": _("kept"),
+        "die": _("Die showing {face}"),
+        "copy": _("Copy"),
+        "copied": _("Copied"),
+        # events
+        "ev_roll": _("{player} rolls {dice}"),
+        "ev_reroll": _("{player} rolls {faces} → {dice}"),
+        "ev_keep": _("{player} keeps {dice}"),
+        "ev_keep_none": _("{player} rolls all dice again"),
+        "ev_stop": _("{player} stops rolling"),
+        "ev_write": n_("{player} writes {points} point in {box}", "{player} writes {points} points in {box}"),
+        "ev_bonus": _("(+{bonus} bonus)"),
+        "joined": _("{player} has joined."),
+        # the sheet
+        "box": _("Box"),
+        "section_total": _("Total {section}"),
+        "grand_total": _("Grand total"),
+        "progress": _("{value} of {goal}"),
+        "open_seat": _("open seat"),
+        "would_score": _("would score {points}"),
+        # the end
+        "game_over": _("Game over"),
+        "winner": _("{player} wins with {total} points!"),
+        "tie": _("A tie at {total} points!"),
+        "rank_line": n_("{rank}. {player}: {total} point", "{rank}. {player}: {total} points"),
+        "play_again": _("Play again"),
+        # the connection
+        "offline": _("Connection lost; reconnecting…"),
+        "error": _("Refused: {message}"),
+    }
