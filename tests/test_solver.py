@@ -74,3 +74,38 @@ def test_optimal_bot_agrees_with_the_table_and_plays_a_game():
     while not game.state.is_terminal():
         game.advance()
     assert len(game.state.sheets[0]) == 13
+
+
+@pytest.mark.slow
+def test_forced_joker_optimum_is_close_to_but_not_verhoeff():
+    _, table = solved(load_model("yahtzee"))
+    assert table.expected_score == pytest.approx(254.5877, abs=1e-4)
+
+
+@pytest.mark.slow
+def test_yatzy_optimum_matches_the_open_source_solvers():
+    _, table = solved(load_model("yatzy"))
+    assert table.expected_score == pytest.approx(248.44, abs=5e-3)  # KTH 2012 reports 248.63
+
+
+def test_yacht_optimum():
+    _, table = solved(load_model("yacht"))
+    assert table.expected_score == pytest.approx(166.955068, abs=1e-6)
+    assert table.states == 4096
+
+
+@pytest.mark.slow
+def test_hint_agrees_with_the_solver():
+    from rulebook.tools.hint import hint_lines
+    from rulebook.tools.terminal import View
+    model = load_model("yahtzee", {"joker": "free"})
+    game = Game(model, [Seat("me", "human")], seed=11)
+    game.advance()
+    bot = OptimalBot(model)
+    values = bot.keep_values(game.state)
+    best = max(values.values())
+    lines = hint_lines(game.state, View("en"))
+    assert lines[0] == "Hint (expected final score):"
+    assert float(lines[1].split()[-1]) == pytest.approx(best, abs=0.005)
+    # at the start of the game the best keep is worth exactly what the table promises on average
+    assert best <= bot.table.expected_score + 200

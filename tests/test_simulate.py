@@ -1,0 +1,72 @@
+"""Simulations: statistics of bot games, and agreement with the solver."""
+import json
+import statistics
+
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.game import Seat
+from rulebook.interpreter.simulate import run_games, summarize
+
+
+@pytest.fixture(autouse=True)
+def solver_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "solver-cache-sim"))
+
+
+def test_results_do_not_depend_on_jobs():
+    model = load_model("yacht")
+    seats = [Seat("g", "greedy"), Seat("r", "random")]
+    one = run_games(model, seats, 12, seed=5, jobs=1)
+    two = run_games(model, seats, 12, seed=5, jobs=2)
+    assert [r.totals for r in one] == [r.totals for r in two]
+
+
+def test_summary_counts_zeros_bonuses_and_wins():
+    model = load_model("yahtzee")
+    seats = [Seat("g", "greedy"), Seat("r", "random")]
+    results = run_games(model, seats, 30, seed=1)
+    g, r = summarize(model, seats, results)
+    assert g.games == 30 and g.mean > r.mean
+    assert g.mean == pytest.approx(statistics.fmean(x.totals[0] for x in results))
+    assert 0 <= g.zero_rate["yahtzee"] <= 1 and set(g.bonus_rate) == {"upper_bonus", "yahtzee_bonus"}
+    assert g.wins + r.wins >= 30
+
+
+@pytest.mark.slow
+def test_optimal_bot_simulated_mean_agrees_with_the_solver():
+    from rulebook.interpreter.solver import solved
+    model = load_model("yahtzee", {"joker": "free"})
+    expected = solved(model)[1].expected_score
+    results = run_games(model, [Seat("cpu", "optimal")], 300, seed=100, jobs=2)
+    (s,) = summarize(model, [Seat("cpu", "optimal")], results)
+    assert abs(s.mean - expected) < 3 * s.stderr, (s.mean, s.stderr)
+
+
+def test_simulate_cli_json_and_plot(cli, tmp_path):
+    plot = tmp_path / "h.svg"
+    code, out, err = cli("simulate", "yacht", "--games", "20", "--players", "a:greedy,b:random",
+                         "--seed", "3", "--json", "--plot", str(plot))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["games"] == 20 and [p["player"] for p in data["players"]] == ["a", "b"]
+    assert data["players"][0]["mean"] > data["players"][1]["mean"]
+    svg = plot.read_text()
+    assert svg.startswith("<svg") and "<rect" in svg and "a (greedy)" in svg
+
+
+def test_simulate_cli_refuses_humans_and_bad_plot(cli, tmp_path):
+    code, _, err = cli("simulate", "yacht", "--players", "me:human")
+    assert code == 2 and "computer players only" in err
+    code, _, err = cli("simulate", "yacht", "--plot", str(tmp_path / "h.png"))
+    assert code == 2 and "SVG" in err
+
+
+def test_solve_cli_json(cli, monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    code, out, _ = cli("solve", "yacht", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["expected_score"] == pytest.approx(166.955068) and data["states"] == 4096
+    assert list(tmp_path.glob("yacht-*.npz"))
+    code, _, err = cli("solve", "generala")
+    assert code == 2 and "end_if" in err
