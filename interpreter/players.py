@@ -79,11 +79,15 @@ class PlannerBot:
 
     def choose(self, state: GameState) -> Action:
         step = state.step()
-        if step.kind == "write":
-            values = self.write_values(state)
-            return Write(max(values, key=lambda b: (values[b], -list(state.model.boxes).index(b))))
-        values = self.keep_values(state)
-        best = max(values, key=lambda k: (values[k], len(k)))
+        layers = self._plan(state)
+        tt = turn_tables(state.model.n_dice, state.model.faces)
+        r = tt.roll_index[state.dice]
+        if step.kind == "write":  # the best box; on a tie the first on the sheet
+            return Write(self._boxes[int(np.argmax(self._table[:, r]))])
+        Kv = layers[min(state.rolls_left(), len(layers) - 1)][0][:, 0]
+        candidates = tt.sub_index[r][::-1]  # largest keeps first, so a tie keeps more dice
+        candidates = candidates[candidates < len(tt.keeps)]
+        best = tt.keeps[int(candidates[int(np.argmax(Kv[candidates]))])]
         if len(best) == len(state.dice) and step.can_stop:
             return Stop()
         return Keep(best)
