@@ -366,13 +366,19 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
             read_task = asyncio.ensure_future(reader())
             try:
                 while True:
+                    while not sub.queue.empty():  # send everything already queued, in order
+                        text = sub.queue.get_nowait()
+                        if text is None:  # too far behind, or the server is stopping
+                            await websocket.close(code=4008, reason="reconnect to catch up")
+                            return
+                        await websocket.send_text(text)
                     get = asyncio.ensure_future(sub.queue.get())
                     done, _ = await asyncio.wait({get, read_task}, return_when=asyncio.FIRST_COMPLETED)
                     if read_task in done:
                         get.cancel()
                         return
                     text = get.result()
-                    if text is None:  # too far behind, or the server is stopping
+                    if text is None:
                         await websocket.close(code=4008, reason="reconnect to catch up")
                         return
                     await websocket.send_text(text)

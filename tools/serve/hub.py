@@ -25,9 +25,14 @@ class Subscriber:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.lagging = True  # the connection is closed; the browser catches up when it reconnects
-            self.queue = asyncio.Queue(1)
-            self.queue.put_nowait(None)
+            self.stop()  # the connection is closed; the browser catches up when it reconnects
+
+    def stop(self) -> None:
+        """Drop what is queued and tell the connection to close."""
+        self.lagging = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
 
 
 class Hub:
@@ -60,6 +65,4 @@ class Hub:
     def close_all(self) -> None:
         for subs in self._subs.values():
             for sub in subs:
-                sub.lagging = True
-                sub.queue = asyncio.Queue(1)
-                sub.queue.put_nowait(None)
+                sub.stop()

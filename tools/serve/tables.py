@@ -585,13 +585,14 @@ class Tables:
         table._snap = None
         table.updated = time.time()
         snap = table.snapshot()
+        now = time.time()  # "at": when it went out, for clients that measure how long delivery takes
         if not pending:
-            self.hub.publish(table.id, {"type": "update", "seq": table.seq, "event": None, "state": snap})
+            self.hub.publish(table.id, {"type": "update", "seq": table.seq, "event": None, "state": snap, "at": now})
         for i, ev in enumerate(pending):
             last = i == len(pending) - 1
             # every event goes out in order; the state travels with the last one of a batch
             self.hub.publish(table.id, {"type": "update", "seq": ev["seq"], "event": ev,
-                                        "state": snap if last else None})
+                                        "state": snap if last else None, "at": now})
 
     def _kick(self, table: Table) -> None:
         """Make sure the computer players and the dice move on, paced for the people watching."""

@@ -1,0 +1,276 @@
+"""`rulebook serve` in a real browser: Debian's headless Chromium driven by Playwright for Python.
+
+A uvicorn server runs in a background thread on a free loopback port. Never downloads a browser:
+Playwright launches /usr/bin/chromium (`apt-get install chromium`); without it these tests skip
+on a developer's machine and fail in CI (RULEBOOK_REQUIRE_TOOLS=1).
+"""
+from __future__ import annotations
+
+import http.client
+import re
+import socket
+import threading
+import time
+
+import pytest
+from conftest import require_tool
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT = 15_000  # ms for one thing to show up
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    uvicorn = pytest.importorskip("uvicorn")
+    from rulebook.tools.serve import create_app
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(tmp_path_factory.mktemp("serve") / "tables.sqlite3", pace=0.01)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="auto"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    require_tool("chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def wait_js(page, expression: str, timeout: float = TIMEOUT / 1000):
+    """Poll a JavaScript expression until it is true (page.evaluate is not bound by the page's
+    Content-Security-Policy, which forbids the eval that page.wait_for_function would need)."""
+    from playwright.sync_api import Error
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(expression):
+                return
+        except Error as exc:  # the page is navigating or still loading: try again
+            if "context was destroyed" not in str(exc) and "null" not in str(exc):
+                raise
+        assert time.monotonic() < end, f"timed out waiting for {expression}"
+        time.sleep(0.02)
+
+
+class Person:
+    """One browser context (its own cookies and localStorage): one person at one screen."""
+
+    def __init__(self, browser, errors):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT)
+        self.page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+        self.page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+
+    def my_turn(self) -> bool:
+        return self.page.evaluate("document.body.classList.contains('my-turn')")
+
+    def wait_turn_or_end(self) -> str:
+        wait_js(self.page, "document.body.classList.contains('my-turn') || "
+                                    "!document.getElementById('ranking').hidden")
+        return "turn" if self.my_turn() else "end"
+
+    def write_best(self) -> None:
+        """Click the open box that scores the most (writing from a keep step stops rolling first)."""
+        buttons = self.page.locator("#sheet button.write")
+        buttons.first.wait_for()
+        values = [sum(int(x) for x in t.split("+")) for t in buttons.all_inner_texts()]
+        before = self.seq()
+        buttons.nth(values.index(max(values))).click()
+        wait_js(self.page, f"(() => {{ const s = document.querySelector('#log li.ev-write');"
+                                    f" return s && Number(s.dataset.seq) > {before}; }})()")
+
+    def seq(self) -> int:
+        return self.page.evaluate("(() => { const s = document.querySelector('#log li');"
+                                  " return s ? Number(s.dataset.seq) : 0; })()")
+
+    def sheet_text(self) -> str:
+        return self.page.locator("#sheet tbody").inner_text()
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def errors():
+    found: list[str] = []
+    yield found
+    assert not found, found
+
+
+@pytest.fixture
+def people(browser, errors):
+    made = []
+
+    def make():
+        made.append(Person(browser, errors))
+        return made[-1]
+    yield make
+    for p in made:
+        p.close()
+
+
+def test_a_whole_game_against_the_computer_to_the_final_ranking(server, people, tmp_path):
+    me = people()
+    page = me.page
+    page.goto(f"{server}/?lang=en")
+    page.click("#game-yahtzee a.button.primary")  # "Play": me against a computer
+    page.wait_for_url(re.compile(r"/new/yahtzee"))
+    page.select_option("select[name=pace_ms]", "0")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
+    turns = 0
+    while me.wait_turn_or_end() == "turn":
+        turns += 1
+        assert page.locator("#turn").inner_text().startswith("Your turn")
+        if turns % 2:  # keep the first two dice and roll the others again
+            dice = page.locator("#dice .die")
+            assert dice.count() == 5
+            dice.nth(0).click()
+            dice.nth(1).click()
+            assert page.locator("#dice .die.held").count() == 2
+            label = page.locator("#roll").inner_text()
+            assert "2 rolls left" in label
+            before = me.seq()
+            page.click("#roll")
+            wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) >= {before} + 2")
+            assert page.locator("#dice .die.held").count() == 2  # the kept dice stay kept after the roll
+            if turns == 1:
+                page.screenshot(path=str(tmp_path / "my-turn.png"), full_page=True)
+        me.write_best()
+        assert turns <= 13
+    assert turns == 13
+    ranking = page.locator("#ranking")
+    assert ranking.is_visible()
+    lines = page.locator("#ranking-list li").all_inner_texts()
+    assert len(lines) == 2 and lines[0].startswith("1.") and re.match(r"[12]\. ", lines[1])
+    assert re.search(r"wins with \d+ points|A tie at \d+ points", page.locator("#winner").inner_text())
+    assert page.locator("#sheet td.filled").count() == 26
+    assert page.locator("#sheet button.write").count() == 0
+    shot = page.screenshot(path=str(tmp_path / "ranking.png"), full_page=True)
+    assert len(shot) > 10_000
+
+
+def test_two_browsers_play_one_table_and_a_third_watches(server, people):
+    ann, bea, eve = people(), people(), people()
+    page = ann.page
+    page.goto(f"{server}/new/yacht?mode=online&lang=en")
+    page.fill("#seats li:nth-child(1) input[name=name]", "Ann")
+    page.fill("#seats li:nth-child(2) input[name=name]", "Bea")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
+    wait_js(page, "document.body.classList.contains('my-turn')")
+    assert "Waiting" not in page.locator("#turn").inner_text()
+    join = page.input_value("#join-link")
+    watch = page.input_value("#watch-link")
+    assert join.endswith("/join") and watch.endswith("/watch")
+
+    # Bea joins from her own browser; Eve watches from a third
+    bea.page.goto(join)
+    bea.page.click("button[name=seat][value='1']")
+    bea.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$|/t/[A-Za-z0-9_-]+\?"))
+    assert "You play Bea" in bea.page.locator("#me").inner_text()
+    eve.page.goto(watch)
+    assert "watching" in eve.page.locator("#me").inner_text()
+
+    def whose_turn(timeout=TIMEOUT / 1000):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for person in (ann, bea):
+                if person.my_turn():
+                    return person
+            if ann.page.locator("#ranking").is_visible():
+                return None
+            time.sleep(0.03)
+        raise AssertionError("nobody's turn and no ranking")
+
+    turns = 0
+    while (state := whose_turn()) is not None:
+        other = bea if state is ann else ann
+        assert not other.my_turn()
+        assert other.page.locator("#controls").is_hidden()
+        state.write_best()
+        turns += 1
+        seq = state.seq()
+        # everyone sees the move as it happens
+        for person in (other, eve):
+            wait_js(person.page, f"Number((document.querySelector('#log li') || {{dataset: {{}}}})"
+                                          f".dataset.seq) >= {seq}")
+        if turns == 5:  # Bea reloads: her view and her seat come back
+            bea.page.reload()
+            wait_js(bea.page, f"Number(document.querySelector('#log li').dataset.seq) >= {seq}")
+            assert "You play Bea" in bea.page.locator("#me").inner_text()
+        assert turns <= 24
+    assert turns == 24
+    for person in (ann, bea, eve):
+        wait_js(person.page, "!document.getElementById('ranking').hidden")
+    assert ann.sheet_text() == bea.sheet_text() == eve.sheet_text()
+    assert ann.page.locator("#ranking-list").inner_text() == eve.page.locator("#ranking-list").inner_text()
+    # the spectator never had anything to click
+    assert eve.page.locator("#sheet button.write").count() == 0
+    assert eve.page.locator("#dice .die:not([disabled])").count() == 0
+
+
+def test_a_spectator_link_never_acts_even_with_a_seat_in_the_browser(server, people):
+    ann = people()
+    page = ann.page
+    page.goto(f"{server}/new/yatzy?mode=online&lang=de")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/"))
+    wait_js(page, "document.body.classList.contains('my-turn')")
+    page.goto(page.input_value("#watch-link"))
+    page.wait_for_selector("#sheet tbody tr")
+    assert not ann.my_turn()
+    assert page.locator("#controls").is_hidden()
+    assert page.evaluate("document.documentElement.lang") == "de"
+
+
+def test_a_forged_token_in_the_browser_is_refused_and_shown(server, people, errors):
+    ann, mallory = people(), people()
+    ann.page.goto(f"{server}/new/yacht?mode=online&lang=en")
+    ann.page.click("button[type=submit]")
+    ann.page.wait_for_url(re.compile(r"/t/"))
+    wait_js(ann.page, "document.body.classList.contains('my-turn')")
+    url = ann.page.url
+    table = url.rstrip("/").split("/t/")[1].split("?")[0]
+    before = ann.sheet_text()
+    # Mallory claims to hold seat 0 with a made-up token
+    mallory.page.goto(f"{url.split('?')[0]}#seat=0&token=forged-token-0000000000")
+    wait_js(mallory.page, "document.body.classList.contains('my-turn')")
+    mallory.page.locator("#sheet button.write").first.click()
+    refused = mallory.page.locator("#refused")
+    refused.wait_for()
+    assert "not the token of seat 0" in refused.inner_text()
+    assert ann.sheet_text() == before
+    assert table in url
+    # the browser reports the refused request itself; nothing else may have gone wrong
+    errors[:] = [e for e in errors if "status of 403" not in e]
+
+
+@pytest.mark.parametrize("path", ["/static/../../pyproject.toml", "/static/..%2F..%2Fpyproject.toml",
+                                  "/rules/../../interpreter/game.py", "/t/../../etc/passwd",
+                                  "/api/tables/../../../etc/passwd/act"])
+def test_raw_path_traversal_against_the_running_server(server, path):
+    host, port = server.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    conn.request("GET", path)  # sent as written: no client-side clean-up of the dots
+    r = conn.getresponse()
+    body = r.read().decode("utf-8", "replace")
+    assert r.status in (404, 405), (path, r.status)
+    assert "[build-system]" not in body and "import " not in body and "root:" not in body
+    assert "there is no" in body or "not allowed" in body
