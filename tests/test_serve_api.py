@@ -423,3 +423,44 @@ def test_a_damaged_row_is_reported_not_fatal(tmp_path):
         r = c.get(f"/api/tables/{t['table']}")
         assert r.status_code == 409 and "cannot be continued" in r.json()["error"]
         assert c.get("/").status_code == 200
+
+
+# languages ----------------------------------------------------------------------------------------
+
+def test_catalogs_translate_every_text_of_the_web_app():
+    """Each message of tools/serve (Python and templates) has a German and a Dutch translation with
+    the same placeholders ({name} for the script, %(name)s for the templates)."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.pofile import read_po
+
+    from rulebook.tools.i18n import LOCALES_DIR
+    root = Path(__file__).resolve().parent.parent
+    method_map = [("tools/serve/**.py", "python"), ("tools/serve/templates/**.j2", "jinja2")]
+    options = {"tools/serve/templates/**.j2": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
+    found = {m[2] for m in extract_from_dir(root, method_map, options, keywords={"_": None, "n_": (1, 2),
+                                                                                 "ngettext": (1, 2)})}
+    assert len(found) > 80
+    holes = re.compile(r"\{(\w+)\}|%\((\w+)\)")
+    for lang in ("de", "nl"):
+        with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
+            catalog = read_po(f)
+        for msgid in found:
+            key = msgid if isinstance(msgid, str) else msgid[0]
+            message = catalog.get(key)
+            assert message is not None and not message.fuzzy, f"{lang}: no translation for {msgid!r}"
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings), f"{lang}: empty translation for {msgid!r}"
+            want = set(holes.findall(msgid if isinstance(msgid, str) else msgid[1]))
+            assert set(holes.findall(strings[-1])) == want, (lang, msgid, strings)
+
+
+@pytest.mark.parametrize("lang, words", [("de", ["Spielen", "Online spielen", "Zuschauen", "Regeln"]),
+                                         ("nl", ["Spelen", "Online spelen", "Kijken", "Regels"])])
+def test_the_home_page_speaks_the_language(client, lang, words):
+    text = client.get(f"/?lang={lang}").text
+    for w in words:
+        assert f">{w}<" in text
+    assert ">Play<" not in text and ">Rules<" not in text

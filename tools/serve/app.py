@@ -206,11 +206,26 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
     async def home(request: Request):
         lang = pick_lang(request)
         games = [game_card(tables().model(name), lang) for name in bundled_models()]
-        recent = []
-        for t in tables().recent():
-            recent.append({"id": t.id, "game": t.model.name[lang], "players": [s.name for s in t.seats],
-                           "open": bool(t.open_seats()), "round": t.summary()["round"]})
-        return page(request, "home.html.j2", lang=lang, games=games, recent=recent)
+        return page(request, "home.html.j2", lang=lang, games=games, recent=recent_tables(lang))
+
+    def recent_tables(lang: str, model: str | None = None) -> list[dict[str, Any]]:
+        out = []
+        for t in tables().recent(100):
+            if model is None or t.model_name == model:
+                out.append({"id": t.id, "game": t.model.name[lang], "players": [s.name for s in t.seats],
+                            "open": bool(t.open_seats()), "round": t.summary()["round"]})
+        return out[:12]
+
+    async def watch_list(request: Request):
+        lang = pick_lang(request)
+        try:
+            model = tables().model(request.path_params["model"])
+        except ServeError as exc:
+            return error_page(request, exc)
+        _ = translator(lang).gettext
+        names = [_("Computer (greedy)"), _("Computer (random)")]
+        return page(request, "watch.html.j2", lang=lang, game=game_card(model, lang),
+                    recent=recent_tables(lang, request.path_params["model"]), names=names)
 
     async def new_table(request: Request):
         lang = pick_lang(request)
@@ -410,6 +425,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
     routes = [
         Route("/", home),
         Route("/new/{model}", new_table),
+        Route("/watch/{model}", watch_list),
         Route("/t/{id}", table_page),
         Route("/t/{id}/watch", watch_page),
         Route("/t/{id}/join", join_page),

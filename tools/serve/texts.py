@@ -70,7 +70,6 @@ def client_texts(lang: str) -> dict[str, object]:
         "ev_stop": _("{player} stops rolling"),
         "ev_write": n_("{player} writes {points} point in {box}", "{player} writes {points} points in {box}"),
         "ev_bonus": _("(+{bonus} bonus)"),
-        "joined": _("{player} has joined."),
         # the sheet
         "box": _("Box"),
         "section_total": _("Total {section}"),
