@@ -144,6 +144,8 @@ def parse(text: str) -> Expr:
         except Exception:  # pragma: no cover - fall back to the LALR table's guess
             accepts = set(exc.expected)
         offset = len(text.rstrip()) if exc.token.type == "$END" or exc.token.start_pos is None else exc.token.start_pos
+        if exc.token.type == "COMP_OP" and not accepts & _OPERANDS:  # after a whole comparison
+            raise ParseError("comparisons do not chain: write 'a < b and b < c', not 'a < b < c'", offset) from None
         raise ParseError(f"unexpected {_describe(exc.token)}{_expected(accepts)}", offset) from None
     except UnexpectedEOF:
         raise ParseError("unexpected end of expression", len(text.rstrip())) from None
