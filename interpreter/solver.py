@@ -233,6 +233,29 @@ class Space:
             value[r] = np.where(allowed, gain + future(p), -np.inf)
         return value
 
+    def scalar_atoms(self, mask: int, fvals: list[int]):
+        """`atoms` for one state, in plain numbers (memoized per call site)."""
+        memo: dict = {}
+
+        def atom(a: tuple):
+            if a in memo:
+                return memo[a]
+            kind, name = a
+            if kind == "filled":
+                v = bool(mask & self.bit[name])
+            elif kind == "open":
+                v = bin(~mask & self.section_bits[name]).count("1")
+            elif kind == "total":
+                v = next(fvals[i] for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
+            elif not mask & self.bit[name]:
+                v = 0
+            else:
+                v = next((f.limit for i, f in enumerate(self.feats)
+                          if f.kind == "equals" and f.name == name and fvals[i]), SENTINEL)
+            memo[a] = v
+            return v
+        return atom
+
     def box_row(self, mask: int, fvals: list[int], V: np.ndarray, box: str) -> np.ndarray:
         """(R,) value of writing each roll into `box` for one state: `box_values` in plain numbers."""
         bit = self.bit[box]
@@ -259,13 +282,7 @@ class Space:
         value[plain.rows] = futures[plain.which] + plain.gain
         value[plain.refused] = -np.inf
         if plain.branching:
-            atoms = self.atoms(np.array([mask], dtype=np.int64), np.array([fvals], dtype=np.int64).reshape(1, -1))
-            scalar: dict = {}
-
-            def atom(a):
-                if a not in scalar:
-                    scalar[a] = atoms(a)[0].item()
-                return scalar[a]
+            atom = self.scalar_atoms(mask, fvals)
             points, legal, bonus = self.points[box], self.legal[box], self.bonus[box]
             for r in plain.branching:
                 if _walk(legal[r], atom):
