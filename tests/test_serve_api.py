@@ -220,6 +220,9 @@ def duel(client):
     return {"table": t["table"], "ann": t["token"], "bob": bob}
 
 
+JSON = {"content-type": "application/json"}
+
+
 def refusals(d):
     table, ann, bob = d["table"], d["ann"], d["bob"]
     url = f"/api/tables/{table}/act"
@@ -241,12 +244,13 @@ def refusals(d):
         ("unreadable move", url, body(action="dance"), 422, "cannot read the move 'dance'"),
         ("choosing the dice", url, body(action="roll 6 6 6 6 6"), 422, "the server rolls the dice"),
         ("action not a string", url, body(action=["keep"]), 400, "'action' must be a string"),
-        ("malformed JSON", url, {"content": b'{"seat": 0, "token": ', "headers": {"content-type": "application/json"}},
-         400, "not valid JSON"),
-        ("JSON not an object", url, {"content": b"[0, 1]"}, 400, "JSON object"),
-        ("not UTF-8", url, {"content": b"\xff\xfe{}"}, 400, "not UTF-8"),
-        ("empty body", url, {"content": b""}, 400, "empty"),
-        ("huge body", url, {"content": b" " * (70 * 1024)}, 413, "larger than"),
+        ("malformed JSON", url, {"content": b'{"seat": 0, "token": ', "headers": JSON}, 400, "not valid JSON"),
+        ("JSON not an object", url, {"content": b"[0, 1]", "headers": JSON}, 400, "JSON object"),
+        ("not UTF-8", url, {"content": b"\xff\xfe{}", "headers": JSON}, 400, "not UTF-8"),
+        ("empty body", url, {"content": b"", "headers": JSON}, 400, "empty"),
+        ("huge body", url, {"content": b" " * (70 * 1024), "headers": JSON}, 413, "larger than"),
+        ("a form post from another site", url, {"content": b'{"seat": 0}', "headers": {"content-type": "text/plain"}},
+         415, "application/json, not 'text/plain'"),
         ("unknown table", "/api/tables/NoSuchTable42/act", body(), 404, "no table 'NoSuchTable42'"),
         ("table id with a dot", "/api/tables/x.y.z.w.q/act", body(), 404, "no table"),
         ("join a computer's seat", f"/api/tables/{table}/join", {"json": {"seat": 2}}, 409, "played by the computer"),
@@ -258,7 +262,7 @@ def refusals(d):
     ]
 
 
-@pytest.mark.parametrize("index", range(25))
+@pytest.mark.parametrize("index", range(26))
 def test_refused_requests_say_why_and_change_nothing(client, db, duel, index):
     name, url, kwargs, status, message = refusals(duel)[index]
     table = duel["table"]

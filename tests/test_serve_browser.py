@@ -21,24 +21,39 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 TIMEOUT = 15_000  # ms for one thing to show up
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    uvicorn = pytest.importorskip("uvicorn")
-    from rulebook.tools.serve import create_app
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    app = create_app(tmp_path_factory.mktemp("serve") / "tables.sqlite3", pace=0.01)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="auto"))
+        return s.getsockname()[1]
+
+
+def start_server(db, port: int, pace: float = 0.01):
+    """uvicorn with the app in a background thread on 127.0.0.1:port; returns (server, thread)."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from rulebook.tools.serve import create_app
+    srv = uvicorn.Server(uvicorn.Config(create_app(db, pace=pace), host="127.0.0.1", port=port,
+                                        log_level="warning", ws="auto"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     end = time.monotonic() + 20
     while not srv.started:
         assert time.monotonic() < end and thread.is_alive(), "the server did not start"
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
+    return srv, thread
+
+
+def stop_server(srv, thread) -> None:
     srv.should_exit = True
-    thread.join(10)
+    thread.join(15)
+    assert not thread.is_alive(), "the server did not stop"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    srv, thread = start_server(tmp_path_factory.mktemp("serve") / "tables.sqlite3", port)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(srv, thread)
 
 
 @pytest.fixture(scope="module")
@@ -274,3 +289,29 @@ def test_raw_path_traversal_against_the_running_server(server, path):
     assert r.status in (404, 405), (path, r.status)
     assert "[build-system]" not in body and "import " not in body and "root:" not in body
     assert "there is no" in body or "not allowed" in body
+
+
+def test_the_page_reconnects_after_a_server_restart_and_plays_on(tmp_path, people):
+    db, port = tmp_path / "tables.sqlite3", free_port()
+    srv, thread = start_server(db, port, pace=0)
+    me = people()
+    page = me.page
+    page.goto(f"http://127.0.0.1:{port}/new/yacht?lang=nl")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/"))
+    assert me.wait_turn_or_end() == "turn"
+    me.write_best()
+    assert me.wait_turn_or_end() == "turn"
+    before, seq = me.sheet_text(), me.seq()
+    stop_server(srv, thread)
+    wait_js(page, "!document.getElementById('conn').hidden")
+    assert "Verbinding verbroken" in page.locator("#conn").inner_text()
+    srv, thread = start_server(db, port, pace=0)
+    try:
+        wait_js(page, "document.getElementById('conn').hidden", timeout=30)
+        assert me.sheet_text() == before and me.seq() == seq and me.my_turn()
+        me.write_best()  # the same seat token plays on against the restarted server
+        assert me.wait_turn_or_end() == "turn"
+        assert me.page.locator("#sheet td.filled").count() == 4
+    finally:
+        stop_server(srv, thread)

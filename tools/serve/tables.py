@@ -377,6 +377,13 @@ class Tables:
                 raise ServeError(404, f"there is no table '{_clip(table_id)}'")
         return table
 
+    def _evict(self, keep: int = 200) -> None:
+        """Forget the oldest finished tables nobody watches (they are read again from disk if asked for)."""
+        done = [t for t in self._tables.values()
+                if t.game.state.is_terminal() and not self.hub.watchers(t.id) and not t.lock.locked()]
+        for t in sorted(done, key=lambda t: t.updated)[:max(0, len(done) - keep)]:
+            del self._tables[t.id]
+
     def recent(self, limit: int = 12) -> list[Table]:
         live = [t for t in self._tables.values() if not t.game.state.is_terminal() and not t.broken]
         return sorted(live, key=lambda t: -t.updated)[:limit]
@@ -452,6 +459,7 @@ class Tables:
                     s.token_hash, mine = _hash(token), i
                     break
         self.store.create(table_id, table.to_json())
+        self._evict()
         self._tables[table_id] = table
         async with table.lock:
             self._roll_pending(table)

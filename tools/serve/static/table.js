@@ -381,7 +381,7 @@
       const i = Number(e.key) - 1;
       if (selected.has(i)) selected.delete(i); else selected.add(i);
       drawDice(me);
-    } else if (state.step.kind === "keep" && (e.key === "r" || e.key === "Enter") && !busy) {
+    } else if (state.step.kind === "keep" && e.key === "r" && !busy) {
       e.preventDefault();
       roll();
     }
