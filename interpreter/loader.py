@@ -6,6 +6,7 @@ Problems are collected and raised together as an `ErrorList` of one-line errors,
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import re
 from functools import lru_cache
@@ -25,6 +26,7 @@ SCHEMA_PATH = PACKAGE_ROOT / "schema" / "model.schema.json"
 
 ALL_DEPS = {"dice", "sheet", "target", "turn"}
 MAX_REPEAT = 1000
+MAX_ROLLS = 50_000  # distinct rolls (multisets) whose scores are tabulated
 
 
 def bundled_models() -> dict[str, Path]:
@@ -213,6 +215,11 @@ class _Builder:
         if d["players"]["min"] > d["players"]["max"]:
             self.fail("players.min is larger than players.max", d["players"].value_pos["min"])
         define = d.get("define", Node())
+        rolls = math.comb(d["dice"]["count"] + d["dice"]["faces"] - 1, d["dice"]["count"])
+        if rolls > MAX_ROLLS:
+            raise ErrorList([ModelError(f"{d['dice']['count']} dice with {d['dice']['faces']} faces can show {rolls:,} "
+                                        f"different rolls; rulebook tabulates scores for every roll and allows at most "
+                                        f"{MAX_ROLLS:,}", d.value_pos["dice"])])
         scope = Scope(d["dice"]["count"], d["dice"]["faces"], {s.id: s.boxes for s in sections}, values,
                       {name: self._as_text(define[name], define.value_pos[name]) for name in define})
         scope.option_choices = {o.id: list(o.choices) for o in options.values() if o.choices}
