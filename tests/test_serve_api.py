@@ -468,3 +468,12 @@ def test_the_home_page_speaks_the_language(client, lang, words):
     for w in words:
         assert f">{w}<" in text
     assert ">Play<" not in text and ">Rules<" not in text
+
+
+# the command ------------------------------------------------------------------------------------------
+
+def test_the_serve_command_checks_its_arguments(cli):
+    code, out, err = cli("serve", "--port", "70000")
+    assert code == 2 and "--port must be from 0 to 65535" in err
+    code, out, err = cli("serve", "--bot-delay", "-1")
+    assert code == 2 and "--bot-delay" in err

@@ -275,6 +275,7 @@
     drawRanking();
     drawMe();
     document.body.classList.toggle("my-turn", me !== null);
+    document.title = (me !== null ? "● " : "") + M.name + " · rulebook";  // a sign in a background tab
   }
 
   function setState(next) {
