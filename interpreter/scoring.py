@@ -4,8 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .dice import index_of
-from .dsl.compiler import Context
+from .dice import index_of, multisets
+from .dsl.compiler import Context, SheetView
 from .errors import UsageError
 from .model import Model, Step
 
@@ -21,40 +21,156 @@ class Choice:
     bonus: int
 
 
+# What writing a box would give: the Choice and its write bonuses, ((bonus id, points), …) non-zero only.
+Option = tuple[Choice, tuple[tuple[str, int], ...]]
+
+
+class _Watched(SheetView):
+    """A sheet view that notes whether an expression looked at the sheet at all."""
+
+    __slots__ = ("looked",)
+
+    def __init__(self, points):
+        super().__init__(points)
+        self.looked = False
+
+    def filled(self, box):
+        self.looked = True
+        return box in self.points
+
+    def value(self, box):
+        self.looked = True
+        return self.points.get(box, 0)
+
+    def total(self, section, boxes):
+        self.looked = True
+        return super().total(section, boxes)
+
+    def open_count(self, section, boxes):
+        self.looked = True
+        return super().open_count(section, boxes)
+
+
+_DYNAMIC = None  # a plan entry whose value depends on the sheet: evaluated every time
+
+
 class Scorer:
-    """Evaluates a model's scoring expressions for concrete dice and sheets."""
+    """Evaluates a model's scoring expressions for concrete dice and sheets.
+
+    Writing is planned per (write step, roll, roll number where it matters): for each box, if the
+    rule, the score and the write bonuses were evaluated without reading the sheet, their result
+    holds for every sheet and is kept; only boxes whose expressions read the sheet for that roll
+    are evaluated again. Expressions see the sheet only through `SheetView`, so this is exact.
+    """
 
     def __init__(self, model: Model):
         self.model = model
         self._index = index_of(model.n_dice, model.faces)
+        rolls = multisets(model.n_dice, model.faces)
+        self._counts = [tuple(r.count(f) for f in range(1, model.faces + 1)) for r in rolls]
         self._write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self._end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._write_step = next((s for s in model.flow.walk() if s.kind == "write"), None)
+        self._sections = [(s.id, s.boxes) for s in model.sections]
+        self._plans: dict[tuple, dict] = {}  # (step, roll number or 0) → dice → plan
+        exprs = [b.score for b in model.boxes.values()] + [b.points for b in self._write_bonuses]
+        exprs += [s.allowed for s in model.flow.walk() if s.kind == "write" and s.allowed is not None]
+        self._turn_matters = any("turn" in e.deps for e in exprs)
+
+    @classmethod
+    def for_model(cls, model: Model) -> "Scorer":
+        """The model's shared scorer (its plans are worth keeping across games)."""
+        scorer = model.__dict__.get("_scorer")  # a cache beside the frozen fields, not part of the model
+        if scorer is None:
+            scorer = model.__dict__["_scorer"] = cls(model)
+        return scorer
 
     def context(self, dice, sheet: Sheet, target: str | None = None, roll_number: int = 1) -> Context:
-        dice = tuple(sorted(dice))
-        try:
-            index = self._index[dice]
-        except KeyError:
-            raise UsageError(f"this game needs {self.model.n_dice} dice with faces 1 to {self.model.faces}, "
-                             f"not {' '.join(map(str, dice)) or 'none'}") from None
-        counts = tuple(dice.count(f) for f in range(1, self.model.faces + 1))
-        return Context(dice, index, counts, sheet, target, roll_number)
+        index = self._index.get(dice) if type(dice) is tuple else None
+        if index is None:
+            dice = tuple(sorted(dice))
+            try:
+                index = self._index[dice]
+            except KeyError:
+                raise UsageError(f"this game needs {self.model.n_dice} dice with faces 1 to {self.model.faces}, "
+                                 f"not {' '.join(map(str, dice)) or 'none'}") from None
+        return Context(dice, index, self._counts[index], sheet, target, roll_number)
 
     def choices(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> list[Choice]:
         """Every box the dice may be written into now, with what it would score."""
+        return [c for c, _ in self.write_map(dice, sheet, roll_number, step).values()]
+
+    def write_options(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> list[Option]:
+        """Like `choices`, with each write bonus's points (what a write awards)."""
+        return list(self.write_map(dice, sheet, roll_number, step).values())
+
+    def write_map(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> dict[str, Option]:
+        """Box → option, for every box the dice may be written into now, in sheet order."""
+        static, plan = self.write_plan(dice, sheet, roll_number, step)
+        if static:  # nothing on this roll depends on the sheet
+            return {box_id: option for box_id, option in plan.items() if box_id not in sheet}
         step = step or self._write_step
-        ctx = self.context(dice, sheet, None, roll_number)
-        out = []
-        for box_id, box in self.model.boxes.items():
+        out = {}
+        ctx = None
+        for box_id, option in plan.items():
             if box_id in sheet:
                 continue
-            ctx.target = box_id
-            if step is not None and step.allowed is not None and not step.allowed(ctx):
-                continue
-            bonus = sum(b.points(ctx) for b in self._write_bonuses)
-            out.append(Choice(box_id, box.score(ctx), bonus))
+            if option is _DYNAMIC:
+                if ctx is None:
+                    ctx = self.context(dice, sheet, None, roll_number)
+                ctx.target = box_id
+                option = self._option(ctx, box_id, step)
+                if option is None:
+                    continue
+            out[box_id] = option
         return out
+
+    def write_plan(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> tuple[bool, dict]:
+        """(static?, box → option) for every box this roll may go into on some sheet, filled or not.
+
+        A static plan holds for every sheet (open boxes only, of course); otherwise some boxes map
+        to a marker and are evaluated by `write_map`. `sheet` only serves to build a new plan.
+        """
+        step = step or self._write_step
+        plans = self.plans_for(step, roll_number)
+        plan = plans.get(dice) if type(dice) is tuple else None
+        if plan is None:
+            ctx = self.context(dice, sheet, None, roll_number)  # sorts the dice, or says what is wrong
+            plan = plans.get(ctx.dice)
+            if plan is None:
+                plan = plans[ctx.dice] = self._plan(ctx, sheet, step)
+        return plan
+
+    def plans_for(self, step: Step | None, roll_number: int = 1) -> dict[tuple[int, ...], tuple[bool, dict]]:
+        """The write plans of a step (and roll number, where it matters), by sorted dice."""
+        key = (step.id if step is not None else None, roll_number if self._turn_matters else 0)
+        plans = self._plans.get(key)
+        if plans is None:
+            plans = self._plans[key] = {}
+        return plans
+
+    def _option(self, ctx: Context, box_id: str, step: Step | None) -> Option | None:
+        """Evaluate writing into one box: None if the rules do not allow it."""
+        if step is not None and step.allowed is not None and not step.allowed(ctx):
+            return None
+        parts = tuple((b.id, p) for b in self._write_bonuses if (p := b.points(ctx)))
+        return Choice(box_id, self.model.boxes[box_id].score(ctx), sum(p for _, p in parts)), parts
+
+    def _plan(self, ctx: Context, sheet: Sheet, step: Step | None) -> tuple[bool, dict]:
+        """(all static?, {box: option or _DYNAMIC}) for every box the roll may go into on some sheet."""
+        plan = {}
+        for box_id in self.model.boxes:
+            watched = _Watched(sheet)
+            probe = Context(ctx.dice, ctx.index, ctx.counts, watched, box_id, ctx.roll_number)
+            try:
+                option = self._option(probe, box_id, step)
+            except Exception:  # noqa: BLE001 - evaluated again (and raised) when the box is asked for
+                watched.looked = True
+            if watched.looked:
+                plan[box_id] = _DYNAMIC
+            elif option is not None:
+                plan[box_id] = option
+        return all(o is not _DYNAMIC for o in plan.values()), plan
 
     def points(self, box: str, dice, sheet: Sheet | None = None, roll_number: int = 1) -> int:
         """What the dice score in one box (legality aside)."""
@@ -62,22 +178,33 @@ class Scorer:
         return self.model.boxes[box].score(ctx)
 
     def end_bonuses(self, sheet: Sheet) -> dict[str, int]:
-        ctx = Context(sheet=sheet)
+        ctx = Context(sheet=_view(sheet))
         return {b.id: b.points(ctx) for b in self._end_bonuses}
 
     def progress(self, sheet: Sheet) -> dict[str, tuple[int, int]]:
         """Bonus id → (value, goal), for bonuses that show progress."""
-        ctx = Context(sheet=sheet)
+        ctx = Context(sheet=_view(sheet))
         return {b.id: (b.progress[0](ctx), b.progress[1](ctx)) for b in self.model.bonuses if b.progress}
 
     def totals(self, sheet: Sheet, awards: Mapping[str, int] | None = None) -> dict[str, int]:
         """Section totals, every bonus, and `total` (everything added up)."""
         out: dict[str, int] = {}
-        for section in self.model.sections:
-            out[section.id] = sum(sheet.get(b, 0) for b in section.boxes)
-        bonuses = dict(self.end_bonuses(sheet))
+        get = sheet.get
+        for section_id, boxes in self._sections:
+            out[section_id] = sum([get(b, 0) for b in boxes])
+        bonuses = 0
+        if self._end_bonuses:
+            ctx = Context(sheet=_view(sheet))
+            for b in self._end_bonuses:
+                out[b.id] = points = b.points(ctx)
+                bonuses += points
         for b in self._write_bonuses:
-            bonuses[b.id] = (awards or {}).get(b.id, 0)
-        out.update(bonuses)
-        out["total"] = sum(sheet.values()) + sum(bonuses.values())
+            out[b.id] = points = awards.get(b.id, 0) if awards else 0
+            bonuses += points
+        out["total"] = sum(sheet.values()) + bonuses
         return out
+
+
+def _view(sheet):
+    """The sheet as expressions see it (a plain dict is wrapped once, here)."""
+    return SheetView(sheet) if type(sheet) is dict else sheet

@@ -2,42 +2,189 @@
 
 `current_player()` is a player index, CHANCE or TERMINAL. Decisions and dice rolls both go through
 `apply()`; `chance_outcomes()` lists a roll's results with exact probabilities, so solvers and
-tests can walk any model. The state serializes to JSON and back.
+tests can walk any model, and `sample_chance(rng)` draws one. The state serializes to JSON and back.
+
+Speed: the phase tree is compiled once per model into a flat program (`_Tables`), and everything
+that depends only on the model and the dice is computed once and kept: the legal keeps of every
+roll, the chance tables, and (`Scorer.for_model`) what each roll may be written into. A state
+carries only its position, the dice and the players' sheets.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from bisect import bisect_right
+from itertools import accumulate, filterfalse
 from typing import Any
 
 from .actions import Action, Keep, Roll, Stop, Write
 from .dice import outcomes, sub_multisets
-from .dsl.compiler import SheetView
-from .errors import IllegalActionError, SaveFileError
+from .errors import IllegalActionError, SaveFileError, did_you_mean
 from .model import Model, Step
-from .scoring import Choice, Scorer
+from .scoring import Choice, Option, Scorer
 
 CHANCE = -1
 TERMINAL = -2
+_CONTAINERS = ("repeat", "each_player")
+_START, _LEAF, _LOOP, _TURNS, _END = range(5)  # the instructions of a compiled phase tree
+_ROLL, _KEEP, _WRITE = range(3)  # the kinds of leaf step
+_KINDS = {"roll": _ROLL, "keep": _KEEP, "write": _WRITE}
 
 
-@dataclass
 class Frame:
     """A container step being run: which child is next, and which pass through it this is."""
 
-    step: Step
-    index: int = 0
-    iteration: int = 0
+    __slots__ = ("step", "index", "iteration")
+
+    def __init__(self, step: Step, index: int = 0, iteration: int = 0):
+        self.step, self.index, self.iteration = step, index, iteration
+
+    def __repr__(self) -> str:
+        return f"Frame({self.step.id!r}, {self.index}, {self.iteration})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Frame) and (self.step.id, self.index, self.iteration) == (
+            other.step.id, other.index, other.iteration)
+
+
+class _Tables:
+    """Per-model lookups shared by every state of the model."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.scorer = Scorer.for_model(model)
+        self.writes = {b: Write(b) for b in model.boxes}
+        self._keeps: dict[tuple[int, ...], tuple] = {}
+        self._chance: dict[int, tuple] = {}
+        self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
+        # the sorted faces a roll of m dice may show, for m = 0 … n
+        self.valid = [self.chance(m)[3] for m in range(model.n_dice + 1)]
+        # drawing a roll with k dice kept: (cumulative weights, outcomes, total weight), for k = 0 … n
+        self.draw = [self.chance(model.n_dice - k)[1:3] + (self.chance(model.n_dice - k)[4],)
+                     for k in range(model.n_dice + 1)]
+        self._compile_flow(model.flow)
+
+    def _compile_flow(self, root: Step) -> None:
+        """The phase tree as a flat program of tuples, one pass counter per container.
+
+          (_LEAF, step, kind, pc, pc after it, (pc after stopping there, counters that stopping
+           resets), rolls all dice?, can stop?, next leaf, (valid faces, draw table) if it rolls all
+           dice, a write's plans by dice (Scorer.plans_for) if they do not depend on the roll number)
+          (_START, leaf)                                 an each_player begins: the first player's turn
+          (_TURNS, slot, first pc of the body, leaf)     the end of an each_player: the next player's turn
+          (_LOOP, slot, times, first pc of the body, leaf)   the end of a repeat: another pass
+          (_END,)
+        A container's counter is 0 outside it: loops reset theirs when they end, and stopping resets
+        those it leaves. Stopping at a keep leaves the innermost repeat around it (or ends the game if
+        there is none). `leaf` and `next leaf` are the roll or keep LEAF a jump lands on, if it lands on
+        one (saving a step). A position is a LEAF plus the counters; `paths[pc]` gives it as the
+        (container, child index) frames from the root down to the leaf at pc.
+        """
+        program: list[list] = []
+        self.slots: dict[str, int] = {}
+        self.leaf_pc: dict[str, int] = {}
+        self.paths: dict[int, tuple[tuple[Step, int], ...]] = {}
+        loop_end: dict[str, int] = {}
+
+        def emit(container: Step, path: tuple) -> None:
+            slot = self.slots[container.id] = len(self.slots)
+            each = container.kind == "each_player"
+            if each:
+                program.append([_START])
+            body = len(program)
+            for i, child in enumerate(container.steps):
+                here = path + ((container, i),)
+                if child.kind in _CONTAINERS:
+                    emit(child, here)
+                else:
+                    pc = self.leaf_pc[child.id] = len(program)
+                    self.paths[pc] = here
+                    program.append([_LEAF, child, _KINDS[child.kind], pc, pc + 1, None, child.dice == "all",
+                                    bool(child.can_stop)])
+            loop_end[container.id] = len(program)
+            program.append([_TURNS, slot, body] if each else [_LOOP, slot, container.times, body])
+
+        if root.steps:
+            emit(root, ())
+        self.end = len(program)
+        program.append([_END])
+        for pc, path in self.paths.items():
+            inner = max((d for d, (c, _) in enumerate(path) if c.kind == "repeat"), default=None)
+            if inner is None:
+                program[pc][5] = (self.end, ())
+            else:
+                program[pc][5] = (loop_end[path[inner][0].id] + 1, tuple(self.slots[c.id] for c, _ in path[inner:]))
+        final: list = [None] * len(program)
+
+        def leaf_at(pc: int):
+            return final[pc] if program[pc][0] == _LEAF and program[pc][2] != _WRITE else None
+
+        n = self.model.n_dice
+        for pc in range(len(program) - 1, -1, -1):
+            if program[pc][0] == _LEAF:
+                all_dice = (self.valid[n], self.draw[0]) if program[pc][6] and program[pc][2] == _ROLL else None
+                plans = None  # a write's plans, where the roll number does not matter
+                if program[pc][2] == _WRITE and not self.scorer._turn_matters:
+                    plans = self.scorer.plans_for(program[pc][1])
+                final[pc] = tuple(program[pc]) + (leaf_at(pc + 1), all_dice, plans)
+        for pc, op in enumerate(program):
+            if op[0] == _START:
+                final[pc] = (_START, leaf_at(pc + 1))
+            elif op[0] in (_LOOP, _TURNS):
+                final[pc] = tuple(op) + (leaf_at(op[-1]),)
+            elif op[0] == _END:
+                final[pc] = tuple(op)
+        self.program: list[tuple] = final
+
+    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
+        """(legal actions when the step may stop, when it may not, the keepable sub-multisets)."""
+        entry = self._keeps.get(dice)
+        if entry is None:
+            subs = sorted(sub_multisets(dice), key=lambda k: (len(k), k))
+            keeps = [Keep(k) for k in subs]
+            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
+            self._keeps[dice] = entry
+        return entry
+
+    def merged(self, kept: tuple[int, ...], faces: tuple[int, ...]) -> tuple[int, ...]:
+        """The dice after rolling `faces` (valid, sorted) beside `kept`, remembered in `merge`."""
+        dice = tuple(sorted(kept + faces))
+        self.merge.setdefault(kept, {})[faces] = dice
+        return dice
+
+    def chance(self, m: int) -> tuple[list[tuple[Roll, float]], list[int], list[Roll], frozenset, int]:
+        """For rolling m dice: (outcomes with probabilities, cumulative weights, rolls, faces set, total)."""
+        entry = self._chance.get(m)
+        if entry is None:
+            faces = self.model.faces
+            total = faces ** m
+            outs = outcomes(m, faces)
+            rolls = [Roll(f) for f, _ in outs]
+            entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], list(accumulate(w for _, w in outs)),
+                     rolls, frozenset(f for f, _ in outs), total)
+            self._chance[m] = entry
+        return entry
+
+
+def tables(model: Model) -> _Tables:
+    t = model.__dict__.get("_engine_tables")  # a cache beside the frozen fields, not part of the model
+    if t is None:
+        t = model.__dict__["_engine_tables"] = _Tables(model)
+    return t
 
 
 class GameState:
-    """One game of a model in progress."""
+    """One game of a model in progress.
+
+    The position is a leaf instruction of the model's compiled phase tree plus a pass counter
+    per container (see `_Tables`); `stack` shows it as the frames from the root of the tree down
+    to the step that is due. Change a state only through `apply`.
+    """
 
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
             raise IllegalActionError(f"{model.id} is for {model.min_players} to {model.max_players} players, not {len(players)}")
         self.model, self.players = model, list(players)
-        self.scorer = Scorer(model)
+        self._t = t = tables(model)
+        self.scorer = t.scorer
         self.sheets: list[dict[str, int]] = [{} for _ in players]
         self.awards: list[dict[str, int]] = [{} for _ in players]
         self.player = 0
@@ -45,208 +192,311 @@ class GameState:
         self.kept: tuple[int, ...] = ()
         self.roll_number = 0
         self.ended_by: int | None = None  # the player whose write met the model's end_if
-        self.stack: list[Frame] = [Frame(model.flow)] if model.flow.steps else []
-        if model.flow.kind == "each_player":
-            self._start_turn(0)
-        self._settle()
+        self._n_boxes = len(model.boxes)
+        self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
+        self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
+        self._op: tuple | None = None  # the LEAF instruction due (None: the game is over)
+        self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
+        self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
+        self._run(0)
 
     # the OpenSpiel interface ----------------------------------------------
     def step(self) -> Step | None:
         """The leaf step waiting to be done (None when the game is over)."""
-        if not self.stack:
-            return None
-        frame = self.stack[-1]
-        return frame.step.steps[frame.index]
+        op = self._op
+        return None if op is None else op[1]
 
     def current_player(self) -> int:
-        step = self.step()
-        if step is None:
+        op = self._op
+        if op is None:
             return TERMINAL
-        return CHANCE if step.kind == "roll" else self.player
+        return CHANCE if op[2] is _ROLL else self.player
 
     def is_terminal(self) -> bool:
-        return not self.stack
+        return self._op is None
 
     def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
+        op = self._op
+        return op is not None and op[2] is _ROLL
 
     def dice_to_roll(self) -> int:
-        step = self.step()
-        return self.model.n_dice if step.dice == "all" else self.model.n_dice - len(self.kept)
+        """How many dice the pending roll throws."""
+        return self.model.n_dice if self._op[6] else self.model.n_dice - len(self.kept)
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         """Each possible result of the pending roll with its probability."""
         if not self.is_chance_node():
             return []
-        m = self.dice_to_roll()
-        total = self.model.faces ** m
-        return [(Roll(faces), w / total) for faces, w in outcomes(m, self.model.faces)]
+        return list(self._t.chance(self.dice_to_roll())[0])
+
+    def sample_chance(self, rng) -> Roll:
+        """A result of the pending roll drawn with its probability, from one `rng.random()`.
+
+        Drawn the way `random.choices` draws with weights: bisecting the cumulative weights of the
+        outcomes (the distinct sorted results) at `rng.random()` times their total.
+        """
+        op = self._op
+        if op is None or op[2] is not _ROLL:
+            raise IllegalActionError("no dice are to be rolled now")
+        all_dice = op[9]
+        cum, rolls, total = all_dice[1] if all_dice is not None else self._t.draw[len(self.kept)]
+        return rolls[bisect_right(cum, rng.random() * total)]
 
     def legal_actions(self) -> list[Action]:
-        step = self.step()
-        if step is None:
+        op = self._op
+        if op is None:
             return []
-        if step.kind == "roll":
-            return [a for a, _ in self.chance_outcomes()]
-        if step.kind == "keep":
-            keeps = sorted(sub_multisets(self.dice), key=lambda k: (len(k), k))
-            if step.can_stop:
-                return [Stop()] + [Keep(k) for k in keeps if len(k) < len(self.dice)]
-            return [Keep(k) for k in keeps]
-        return [Write(c.box) for c in self.write_choices()]
+        kind = op[2]
+        if kind is _KEEP:
+            entry = self._t._keeps.get(self.dice) or self._t.keeps(self.dice)
+            return list(entry[0] if op[7] else entry[1])
+        if kind is _WRITE:
+            writes, plan = self._t.writes, self._plan
+            if plan is not None:  # the plan's boxes that are open
+                return list(map(writes.__getitem__, filterfalse(self.sheets[self.player].__contains__, plan)))
+            return list(map(writes.__getitem__, self._write_options()))
+        return [a for a, _ in self.chance_outcomes()]
 
     def write_choices(self) -> list[Choice]:
         """The boxes the current dice may be written into, with their points and bonus."""
-        step = self.step()
-        if step is None or step.kind != "write":
+        op = self._op
+        if op is None or op[2] is not _WRITE:
             return []
-        return self.scorer.choices(self.dice, self.sheets[self.player], self.roll_number, step)
+        return [c for c, _ in self._write_options().values()]
 
     def apply(self, action: Action) -> None:
         """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
-        step = self.step()
-        if step is None:
+        op = self._op
+        if op is None:
             raise IllegalActionError("the game is over")
-        kind = step.kind
-        if kind == "roll":
-            self._apply_roll(step, action)
-        elif kind == "keep":
-            self._apply_keep(step, action)
+        kind = op[2]
+        if kind is _ROLL:
+            faces = action.faces if type(action) is Roll and type(action.faces) is tuple else None
+            all_dice = op[9]
+            if all_dice is not None:
+                if faces not in all_dice[0]:
+                    faces = self._check_roll(self.model.n_dice, action)
+                self.dice = faces
+                self.kept = ()
+            else:  # the rolled dice join the kept ones
+                kept = self.kept
+                merged = self._t.merge.get(kept)
+                dice = merged.get(faces) if merged is not None else None
+                if dice is None:
+                    dice = self._t.merged(kept, self._check_roll(self.model.n_dice - len(kept), action))
+                self.dice = dice
+                self.kept = ()
+            self.roll_number += 1
+            if op[8] is not None:
+                self._op = op[8]
+            else:
+                self._run(op[4])
+        elif kind is _KEEP:
+            keep = action.dice if type(action) is Keep and type(action.dice) is tuple else None
+            if keep is None or keep not in (self._t._keeps.get(self.dice) or self._t.keeps(self.dice))[2]:
+                keep = self._check_keep(op, action)
+            if keep is None or (op[7] and len(keep) == len(self.dice)):  # stop rolling
+                self._stop(op)  # keeping every die is stopping
+            else:
+                self.kept = keep
+                if op[8] is not None:
+                    self._op = op[8]
+                else:
+                    self._run(op[4])
         else:
-            self._apply_write(step, action)
+            self._apply_write(op, action)
 
     def returns(self) -> list[int]:
         """Each player's total (the final score once the game is over)."""
         return [self.totals(p)["total"] for p in range(len(self.players))]
 
     # the steps --------------------------------------------------------------
-    def _apply_roll(self, step: Step, action: Action) -> None:
-        m = self.dice_to_roll()
-        if not isinstance(action, Roll) or len(action.faces) != m or any(
-                not 1 <= f <= self.model.faces for f in action.faces):
-            raise IllegalActionError(f"a roll of {m} dice with faces 1 to {self.model.faces} is due, not '{action}'")
-        base = () if step.dice == "all" else self.kept
-        self.dice = tuple(sorted(base + tuple(action.faces)))
-        self.kept = ()
-        self.roll_number += 1
-        self._next()
+    def _check_roll(self, m: int, action: Action) -> tuple[int, ...]:
+        """The sorted faces of a roll of m dice; or why it is wrong."""
+        try:
+            faces = tuple(sorted(action.faces)) if isinstance(action, Roll) else None
+        except TypeError:
+            faces = None
+        if faces in self._t.valid[m]:
+            return faces
+        raise IllegalActionError(f"a roll of {m} dice with faces 1 to {self.model.faces} is due, not '{action}'")
 
-    def _apply_keep(self, step: Step, action: Action) -> None:
-        if isinstance(action, Stop):
+    def _check_keep(self, op: tuple, action: Action) -> tuple[int, ...] | None:
+        """The dice to keep (None: stop) for an action that is not a keep of sorted dice; or why it is wrong."""
+        step = op[1]
+        if type(action) is Stop:
             if not step.can_stop:
                 raise IllegalActionError(f"you cannot stop at '{step.name['en']}'")
-            self._break()
-            return
+            return None
         if not isinstance(action, Keep):
             raise IllegalActionError(f"choose dice to keep{' or stop' if step.can_stop else ''}, not '{action}'")
-        have, want = Counter(self.dice), Counter(action.dice)
-        if any(have[f] < c for f, c in want.items()):
+        try:
+            keep = tuple(sorted(action.dice))
+        except TypeError:
+            keep = None
+        if keep not in self._t.keeps(self.dice)[2]:
             raise IllegalActionError(f"you cannot keep {' '.join(map(str, action.dice))}: the dice are "
                                      f"{' '.join(map(str, self.dice))}")
-        if len(action.dice) == len(self.dice) and step.can_stop:
-            self._break()  # keeping every die is stopping
-            return
-        self.kept = tuple(sorted(action.dice))
-        self._next()
+        return keep
 
-    def _apply_write(self, step: Step, action: Action) -> None:
+    def _apply_write(self, op: tuple, action: Action) -> None:
+        box = action.box if type(action) is Write else None
+        player = self.player
+        sheet = self.sheets[player]
+        plan = self._plan
+        if plan is not None:
+            option = plan.get(box)
+            if box in sheet:
+                option = None
+        else:
+            option = self._write_options().get(box)
+        if option is None:
+            box = self._check_write(op[1], action)
+            option = self._write_options()[box]
+        choice, parts = option
+        if parts:
+            awards = self.awards[player]
+            for bonus_id, points in parts:
+                awards[bonus_id] = awards.get(bonus_id, 0) + points
+        sheet[box] = choice.points
+        if len(sheet) == self._n_boxes:
+            self._full = self._all_filled()
+        end_if = self.model.end_if
+        if end_if is not None and end_if(self.scorer.context(self.dice, sheet, box, self.roll_number)):
+            self.ended_by = player
+            self._run(self._t.end)
+        else:
+            self._run(op[4])
+
+    def _check_write(self, step: Step, action: Action) -> str:
+        """The box of a write given as a Write subclass; or why the write is not allowed."""
         if not isinstance(action, Write):
             raise IllegalActionError(f"write the dice into a box, not '{action}'")
+        box = action.box
+        if box in self._write_options():
+            return box
+        if box not in self.model.boxes:
+            raise IllegalActionError(f"there is no box '{box}'", did_you_mean(box, self.model.boxes))
+        if box in self.sheets[self.player]:
+            raise IllegalActionError(f"the box '{box}' is already filled")
+        raise IllegalActionError(f"the rules do not let these dice go into '{box}' now"
+                                 + (f" ({step.rule['en']})" if step.rule else ""))
+
+    def _write_options(self) -> dict[str, Option]:
+        options = self._options
+        if options is None:
+            options = self._options = self.scorer.write_map(self.dice, self.sheets[self.player],
+                                                            self.roll_number, self._op[1])
+        return options
+
+    def _can_write(self, op: tuple) -> bool:
+        """On arriving at a write step: whether any box may take the dice (else the step is skipped)."""
+        self._options = None
         sheet = self.sheets[self.player]
-        if action.box not in self.model.boxes:
-            from .errors import did_you_mean
-            raise IllegalActionError(f"there is no box '{action.box}'", did_you_mean(action.box, self.model.boxes))
-        if action.box in sheet:
-            raise IllegalActionError(f"the box '{action.box}' is already filled")
-        choice = next((c for c in self.write_choices() if c.box == action.box), None)
-        if choice is None:
-            raise IllegalActionError(f"the rules do not let these dice go into '{action.box}' now"
-                                     + (f" ({step.rule['en']})" if step.rule else ""))
-        ctx = self.scorer.context(self.dice, sheet, action.box, self.roll_number)
-        for bonus in self.scorer._write_bonuses:
-            points = bonus.points(ctx)
-            if points:
-                self.awards[self.player][bonus.id] = self.awards[self.player].get(bonus.id, 0) + points
-        sheet[action.box] = choice.points
-        if self.model.end_if is not None:
-            ctx.sheet = SheetView(sheet)
-            if self.model.end_if(ctx):
-                self.ended_by = self.player
-                self.stack = []
-                return
-        self._next()
+        plans = op[10] or self.scorer.plans_for(op[1], self.roll_number)
+        static, plan = plans.get(self.dice) or self.scorer.write_plan(self.dice, sheet, self.roll_number, op[1])
+        if static:
+            self._plan = plan
+            return next(filterfalse(sheet.__contains__, plan), None) is not None
+        self._plan = None
+        return bool(self._write_options())
 
     # walking the phase tree ---------------------------------------------------
-    def _start_turn(self, player: int) -> None:
-        self.player = player
-        self.dice, self.kept, self.roll_number = (), (), 0
+    def _run(self, pc: int) -> None:
+        """Go on from instruction pc until a leaf step is due (or the game ends).
 
-    def _next(self) -> None:
-        self.stack[-1].index += 1
-        self._settle()
-
-    def _break(self) -> None:
-        """Leave the innermost repeat (a player stopped rolling)."""
-        while self.stack and self.stack[-1].step.kind != "repeat":
-            self.stack.pop()
-        if self.stack:
-            self.stack.pop()
-        if self.stack:
-            self._next()
-
-    def _bound(self, step: Step) -> int:
-        return len(self.players) if step.kind == "each_player" else step.times
-
-    def _settle(self) -> None:
-        """Descend into containers and wrap loops until a leaf step is due (or the game ends)."""
-        while self.stack:
-            frame = self.stack[-1]
-            if frame.index >= len(frame.step.steps):
-                frame.iteration += 1
-                if frame.iteration < self._bound(frame.step) and not self._all_filled():
-                    frame.index = 0
-                    if frame.step.kind == "each_player":
-                        self._start_turn(frame.iteration)
+        Entering a container starts its passes at 0 (and a turn, for each_player); at its end it
+        runs again while passes are left and some sheet has an open box. A write step with no
+        allowed box is skipped (the sheet is full).
+        """
+        program = self._t.program
+        while True:
+            op = program[pc]
+            code = op[0]
+            if code is _LOOP:
+                counters = self._counters
+                slot = op[1]
+                n = counters[slot] + 1
+                if n < op[2] and not self._full:  # another pass
+                    counters[slot] = n
+                    if op[4] is not None:
+                        self._op = op[4]
+                        return
+                    pc = op[3]
+                else:
+                    counters[slot] = 0
+                    pc += 1
+            elif code is _LEAF:
+                self._op = op
+                if op[2] is _WRITE and not self._can_write(op):
+                    pc += 1
                     continue
-                self.stack.pop()
-                if self.stack:
-                    self.stack[-1].index += 1
-                continue
-            child = frame.step.steps[frame.index]
-            if child.kind in ("repeat", "each_player"):
-                self.stack.append(Frame(child))
-                if child.kind == "each_player":
-                    self._start_turn(0)
-                continue
-            if child.kind == "write" and not self.write_choices():
-                self._next_player_cannot_write()
-                continue
-            return
+                return
+            elif code is _TURNS:
+                counters = self._counters
+                slot = op[1]
+                n = counters[slot] + 1
+                if n < len(self.players) and not self._full:  # the next player's turn
+                    counters[slot] = n
+                    self.player = n
+                    self.dice, self.kept, self.roll_number = (), (), 0
+                    if op[3] is not None:
+                        self._op = op[3]
+                        return
+                    pc = op[2]
+                else:
+                    counters[slot] = 0
+                    pc += 1
+            elif code is _START:
+                self.player = 0
+                self.dice, self.kept, self.roll_number = (), (), 0
+                if op[1] is not None:
+                    self._op = op[1]
+                    return
+                pc += 1
+            else:  # _END
+                self._op = None
+                return
+
+    def _stop(self, op: tuple) -> None:
+        """Stop rolling: leave the innermost repeat."""
+        pc, slots = op[5]
+        counters = self._counters
+        for slot in slots:
+            counters[slot] = 0
+        self._run(pc)
 
     def _all_filled(self) -> bool:
         """Every player's sheet is full: nothing more can be written."""
-        n = len(self.model.boxes)
+        n = self._n_boxes
         return all(len(s) == n for s in self.sheets)
 
-    def _next_player_cannot_write(self) -> None:
-        """A write step with no allowed box is skipped (the sheet is full)."""
-        self.stack[-1].index += 1
+    @property
+    def stack(self) -> list[Frame]:
+        """The position as frames: each container from the root down, its child due and its pass."""
+        op = self._op
+        if op is None:
+            return []
+        slots, counters = self._t.slots, self._counters
+        return [Frame(c, i, counters[slots[c.id]]) for c, i in self._t.paths[op[3]]]
 
     # views ----------------------------------------------------------------------
     def totals(self, player: int) -> dict[str, int]:
         return self.scorer.totals(self.sheets[player], self.awards[player])
 
     def rolls_left(self) -> int:
-        """How many more rolls the current player may make this turn."""
+        """How many more rolls the current player may make this turn (at most)."""
         left = 0
-        for depth in range(len(self.stack) - 1, -1, -1):
-            frame = self.stack[depth]
-            if frame.step.kind == "each_player":
-                break
-            rest = frame.step.steps[frame.index + (0 if depth == len(self.stack) - 1 else 1):]
+        stack = self.stack
+        top = len(stack) - 1
+        for depth in range(top, -1, -1):
+            frame = stack[depth]
+            rest = frame.step.steps[frame.index + (0 if depth == top else 1):]
             left += sum(_rolls_in(s) for s in rest)
             if frame.step.kind == "repeat":
                 left += (frame.step.times - frame.iteration - 1) * sum(_rolls_in(s) for s in frame.step.steps)
+            if frame.step.kind == "each_player":
+                break
         return left
 
     def ranking(self) -> list[tuple[int, str, int]]:
@@ -273,25 +523,80 @@ class GameState:
     @classmethod
     def from_json(cls, model: Model, data: dict[str, Any]) -> "GameState":
         """Rebuild a state saved by `to_json`; SaveFileError if it does not fit the model."""
+        bad = f"the saved game does not fit the model {model.id}"
+        if not isinstance(data, dict):
+            raise SaveFileError(f"{bad}: the game state is not a JSON object")
         try:
             state = cls(model, [str(p) for p in data["players"]])
-            state.player = int(data["player"])
-            state.dice = tuple(int(d) for d in data["dice"])
-            state.kept = tuple(int(d) for d in data["kept"])
-            state.roll_number = int(data["roll_number"])
-            state.ended_by = data.get("ended_by")
-            state.sheets = [{str(k): int(v) for k, v in s.items()} for s in data["sheets"]]
-            state.awards = [{str(k): int(v) for k, v in a.items()} for a in data["awards"]]
+            state.player = _int(data["player"])
+            state.dice = tuple(_int(d) for d in data["dice"])
+            state.kept = tuple(_int(d) for d in data["kept"])
+            state.roll_number = _int(data["roll_number"])
+            ended_by = data.get("ended_by")
+            state.ended_by = None if ended_by is None else _int(ended_by)
+            state.sheets = [{str(k): _int(v) for k, v in s.items()} for s in data["sheets"]]
+            state.awards = [{str(k): _int(v) for k, v in a.items()} for a in data["awards"]]
             steps = {s.id: s for s in model.flow.walk()}
-            state.stack = [Frame(steps[sid], int(i), int(it)) for sid, i, it in data["stack"]]
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveFileError(f"the saved game does not fit the model {model.id}: {exc!s}") from None
-        if len(state.sheets) != len(state.players) or any(b not in model.boxes for s in state.sheets for b in s):
-            raise SaveFileError(f"the saved game's score sheets do not fit the model {model.id}")
-        for f in state.stack:
-            if not f.step.steps or not 0 <= f.index < len(f.step.steps):
-                raise SaveFileError("the saved game's position is not a step of the model")
+            frames = [Frame(steps[sid], _int(i), _int(it)) for sid, i, it in data["stack"]]
+        except IllegalActionError as exc:
+            raise SaveFileError(f"{bad}: {exc.message}") from None
+        except KeyError as exc:
+            raise SaveFileError(f"{bad}: {exc.args[0]!r} is missing or unknown") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise SaveFileError(f"{bad}: {exc!s}") from None
+        n = len(state.players)
+        if len(state.sheets) != n or len(state.awards) != n:
+            raise SaveFileError(f"{bad}: it has {len(state.sheets)} score sheets for {n} players")
+        for s in state.sheets:
+            for b in s:
+                if b not in model.boxes:
+                    raise SaveFileError(f"{bad}: there is no box '{b}'", did_you_mean(b, model.boxes))
+        bonus_ids = {b.id for b in model.bonuses}
+        for a in state.awards:
+            for b in a:
+                if b not in bonus_ids:
+                    raise SaveFileError(f"{bad}: there is no bonus '{b}'")
+        for who in (state.player, state.ended_by):
+            if who is not None and not 0 <= who < n:
+                raise SaveFileError(f"{bad}: there is no player number {who}")
+        for dice in (state.dice, state.kept):
+            if len(dice) > model.n_dice or any(not 1 <= d <= model.faces for d in dice):
+                raise SaveFileError(f"{bad}: the dice {list(dice)} are not {model.n_dice} dice with faces 1 to {model.faces}")
+        if state.dice and len(state.dice) != model.n_dice:
+            raise SaveFileError(f"{bad}: the dice {list(state.dice)} are not {model.n_dice} dice")
+        if state.dice != tuple(sorted(state.dice)) or state.kept != tuple(sorted(state.kept)):
+            raise SaveFileError(f"{bad}: the dice are not in order")
+        state._place(frames, bad)
         return state
+
+    def _place(self, frames: list[Frame], bad: str) -> None:
+        """Put the state at the position the frames describe (a path from the root to a leaf)."""
+        t = self._t
+        if not frames:
+            self._op = None
+            return
+        here = frames[-1].step.steps[frames[-1].index] if 0 <= frames[-1].index < len(frames[-1].step.steps) else None
+        pc = t.leaf_pc.get(here.id) if here is not None else None
+        if pc is None or [(f.step, f.index) for f in frames] != list(t.paths[pc]):
+            raise SaveFileError(f"{bad}: the saved position is not a step of the model")
+        for f in frames:
+            bound = len(self.players) if f.step.kind == "each_player" else f.step.times
+            if not 0 <= f.iteration < max(bound, 1):
+                raise SaveFileError(f"{bad}: pass {f.iteration + 1} of '{f.step.id}' is beyond its {bound}")
+            if f.step.kind == "each_player" and f.iteration != self.player:
+                raise SaveFileError(f"{bad}: it is player {f.iteration}'s turn, not player {self.player}'s")
+            self._counters[t.slots[f.step.id]] = f.iteration
+        self._op, self._options, self._plan = t.program[pc], None, None
+        self._full = self._all_filled()
+        if here.kind in ("keep", "write") and not self.dice:
+            raise SaveFileError(f"{bad}: the saved position is at '{here.id}' before any dice were rolled")
+
+
+def _int(value) -> int:
+    """An integer from JSON (booleans and fractions refused)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
 
 
 def _rolls_in(step: Step) -> int:

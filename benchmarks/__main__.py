@@ -1,0 +1,3 @@
+from .bench_engine import main
+
+raise SystemExit(main())
