@@ -62,7 +62,16 @@ def turn_shape(model: Model) -> int:
     if model.end_if is not None:
         raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
                           model.end_if.text.pos)
+    stops = {s.can_stop for s in middle[::2]}
+    if len(stops) > 1:
+        raise NotSolvable("the solver needs every keep step of a turn to allow stopping, or none", turn.pos)
     return len(middle) // 2
+
+
+def turn_can_stop(model: Model) -> bool:
+    """Whether the keep steps of a turn let the player stop rolling."""
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+    return any(s.kind == "keep" and s.can_stop for s in turn.walk())
 
 
 # features ------------------------------------------------------------------------
@@ -108,8 +117,6 @@ def features(model: Model) -> list[Feature]:
     caps: dict[str, int] = {}
     equals: set[tuple[str, int]] = set()
     for label, compiled in scoring_expressions(model):
-        if "turn" in compiled.deps:
-            raise NotSolvable(f"{label} depends on the roll number, which the solver does not track", compiled.text.pos)
         seen: set[int] = set()
         for node, parent in _nodes(compiled.ast, seen):
             if node.op != "call" or node.value not in ("total", "value"):

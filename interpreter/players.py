@@ -46,20 +46,41 @@ class PlannerBot:
         self._layers = None
 
     # subclasses give the value of writing each box for every possible final roll
-    def write_table(self, state: GameState) -> tuple[list[str], np.ndarray]:
-        """(open boxes, values (B, R)) with -inf where a box may not take a roll."""
+    def write_table(self, state: GameState, roll_number: int | None = None) -> tuple[list[str], np.ndarray]:
+        """(open boxes, values (B, R)) after the given roll of the turn (default: the last);
+        -inf where a box may not take a roll."""
         raise NotImplementedError
+
+    def roll_dependent(self, state: GameState) -> bool:
+        """Whether points depend on which roll of the turn it is (then each roll gets its table)."""
+        return _reads_roll_number(state.model)
 
     def _plan(self, state: GameState):
         key = (id(state), state.player, tuple(sorted(state.sheets[state.player].items())))
         if key != self._plan_key:
-            boxes, table = self.write_table(state)
-            self._boxes, self._table = boxes, table
-            best = table.max(axis=0)
-            tt = turn_tables(state.model.n_dice, state.model.faces)
-            self._layers = tt.layers(best[:, None], max_rerolls(state.model))
+            model = state.model
+            rerolls = max_rerolls(model)
+            last = rerolls + 1
+            numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
+            tables = {rn: self.write_table(state, rn) for rn in numbers}
+            self._boxes = tables[last][0]
+            self._tables = {rn: t for rn, (_, t) in tables.items()}
+            best = {rn: t.max(axis=0)[:, None] for rn, t in self._tables.items()}
+            stop = None
+            if len(best) > 1 and any(s.kind == "keep" and s.can_stop for s in model.flow.walk()):
+                def stop(j):  # writing at once with j rerolls left
+                    return best[last - j]
+            tt = turn_tables(model.n_dice, model.faces)
+            self._layers = tt.layers(best[last], rerolls, stop)
             self._plan_key = key
         return self._layers
+
+    @property
+    def _table(self) -> np.ndarray:
+        return self._tables[self._roll_now]
+
+    def _now(self, state: GameState) -> None:
+        self._roll_now = state.roll_number if state.roll_number in self._tables else max(self._tables)
 
     def keep_values(self, state: GameState) -> dict[tuple[int, ...], float]:
         """The expected value of each keep of the current dice (only at a keep step)."""
@@ -73,6 +94,7 @@ class PlannerBot:
     def write_values(self, state: GameState) -> dict[str, float]:
         """The value of each legal box for the current dice (only at a write step)."""
         self._plan(state)
+        self._now(state)
         tt = turn_tables(state.model.n_dice, state.model.faces)
         r = tt.roll_index[state.dice]
         return {b: float(self._table[i, r]) for i, b in enumerate(self._boxes) if np.isfinite(self._table[i, r])}
@@ -80,6 +102,7 @@ class PlannerBot:
     def choose(self, state: GameState) -> Action:
         step = state.step()
         layers = self._plan(state)
+        self._now(state)
         tt = turn_tables(state.model.n_dice, state.model.faces)
         r = tt.roll_index[state.dice]
         if step.kind == "write":  # the best box; on a tie the first on the sheet
@@ -106,16 +129,21 @@ def max_rerolls(model) -> int:
 class GreedyBot(PlannerBot):
     """Maximizes this turn's points and bonus; the future sheet does not count."""
 
-    def write_table(self, state: GameState):
+    def write_table(self, state: GameState, roll_number: int | None = None):
         from .abstraction import NotSolvable
         try:
             from .solver import greedy_table
-            return greedy_table(state)
+            return greedy_table(state, roll_number)
         except NotSolvable:
-            return immediate_table(state)
+            return immediate_table(state, roll_number)
 
 
-def immediate_table(state: GameState) -> tuple[list[str], np.ndarray]:
+def _reads_roll_number(model) -> bool:
+    from .abstraction import scoring_expressions
+    return any("turn" in c.deps for _, c in scoring_expressions(model))
+
+
+def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[list[str], np.ndarray]:
     """For every open box and every final roll: points + write bonus, or -inf if not allowed."""
     model = state.model
     tt = turn_tables(model.n_dice, model.faces)
@@ -125,7 +153,7 @@ def immediate_table(state: GameState) -> tuple[list[str], np.ndarray]:
     open_boxes = [b for b in model.boxes if b not in sheet]
     table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
     for r, dice in enumerate(tt.rolls):
-        for c in scorer.choices(dice, sheet, state.roll_number or 1, step):
+        for c in scorer.choices(dice, sheet, roll_number or max_rerolls(model) + 1, step):
             table[open_boxes.index(c.box), r] = c.points + c.bonus
     return open_boxes, table
 

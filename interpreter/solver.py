@@ -17,7 +17,8 @@ from typing import Callable
 
 import numpy as np
 
-from .abstraction import SENTINEL, Explorer, Feature, NotSolvable, Tree, features, turn_shape
+from .abstraction import (SENTINEL, Explorer, Feature, NotSolvable, Tree, features, scoring_expressions,
+                          turn_can_stop, turn_shape)
 from .dsl.compiler import Context
 from .errors import RulebookError
 from .model import Model
@@ -68,6 +69,10 @@ class Space:
         self.section_bits = {s.id: sum(self.bit[b] for b in s.boxes) for s in model.sections}
         write = next(s for s in model.flow.walk() if s.kind == "write")
         self.allowed = write.allowed
+        self.last_roll = self.rerolls + 1
+        self.can_stop = turn_can_stop(model)
+        self.roll_dependent = any("turn" in c.deps for _, c in scoring_expressions(model))
+        self.roll_numbers = list(range(1, self.last_roll + 1)) if self.roll_dependent else [self.last_roll]
         self.write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._trees()
@@ -78,20 +83,30 @@ class Space:
 
     # decision trees per box and roll --------------------------------------------
     def _trees(self) -> None:
-        self.points: dict[str, list[Tree]] = {}
-        self.legal: dict[str, list[Tree]] = {}
-        self.bonus: dict[str, list[list[Tree]]] = {}
-        for b in self.boxes:
-            score = self.model.boxes[b].score
-            pts, leg, bon = [], [], []
-            for r, dice in enumerate(self.tt.rolls):
-                ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, b, 1)
-                pts.append(self.explorer.explore(score, ctx, {("filled", b): False}))
-                leg.append(self.explorer.explore(self.allowed, ctx, {("filled", b): False}) if self.allowed else Tree(True))
-                bon.append([self.explorer.explore(x.points, ctx, {("filled", b): False}) for x in self.write_bonuses])
-            self.points[b], self.legal[b], self.bonus[b] = pts, leg, bon
-        self.possible_points = {b: sorted({v for t in self.points[b] for v in t.values()}) for b in self.boxes}
-        self._plain = {b: _PlainRows(self.points[b], self.legal[b], self.bonus[b]) for b in self.boxes}
+        """Per roll number (only the last one unless scoring reads it): trees per box and roll."""
+        self.trees: dict[int, tuple[dict, dict, dict, dict]] = {}
+        for rn in self.roll_numbers:
+            points: dict[str, list[Tree]] = {}
+            legal: dict[str, list[Tree]] = {}
+            bonus: dict[str, list[list[Tree]]] = {}
+            for b in self.boxes:
+                score = self.model.boxes[b].score
+                pts, leg, bon = [], [], []
+                for r, dice in enumerate(self.tt.rolls):
+                    ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, b, rn)
+                    given = {("filled", b): False}
+                    pts.append(self.explorer.explore(score, ctx, given))
+                    leg.append(self.explorer.explore(self.allowed, ctx, given) if self.allowed else Tree(True))
+                    bon.append([self.explorer.explore(x.points, ctx, given) for x in self.write_bonuses])
+                points[b], legal[b], bonus[b] = pts, leg, bon
+            plain = {b: _PlainRows(points[b], legal[b], bonus[b]) for b in self.boxes}
+            self.trees[rn] = (points, legal, bonus, plain)
+        self.possible_points = {b: sorted({v for t in self.trees[rn][0][b] for rn in self.roll_numbers for v in t.values()})
+                                for b in self.boxes}
+
+    def _at(self, roll_number: int | None):
+        """The trees for writing after the given roll of a turn (default: the last roll)."""
+        return self.trees[roll_number if self.roll_dependent and roll_number is not None else self.last_roll]
 
     # reachable states -------------------------------------------------------------
     def feature_domains(self, mask: int) -> list[list[int]]:
@@ -184,7 +199,7 @@ class Space:
         return out
 
     # one batch of states ------------------------------------------------------------
-    def box_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, box: str):
+    def box_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, box: str, roll_number: int | None = None):
         """(R, S) value of writing each roll into `box`, for every state of the batch.
 
         The value is points + write bonus + the table's value of the sheet that results; -inf where
@@ -194,8 +209,9 @@ class Space:
         """
         m, f = masks, feats
         atoms = self.atoms(m, f)
-        points, legal = self.points[box], self.legal[box]
-        bonus = self.bonus[box]  # per roll: one tree per write bonus
+        all_points, all_legal, all_bonus, all_plain = self._at(roll_number)
+        points, legal = all_points[box], all_legal[box]
+        bonus = all_bonus[box]  # per roll: one tree per write bonus
         base_next = (m | self.bit[box]) * self.F
         same = np.zeros(len(m), dtype=np.int64)
         moving = []  # (feature position, feature) that writing this box changes
@@ -216,7 +232,7 @@ class Space:
                     idx = idx + (np.asarray(p) == ft.limit).astype(np.int64) * self.radix[i]
             return V[idx]
 
-        plain = self._plain[box]
+        plain = all_plain[box]
         value = np.empty((len(points), len(m)))
         rows = np.stack([future(p) for p in plain.distinct]) if moving else V[base_next][None, :]
         if len(m) > 64:  # large batches: one row at a time, no temporaries
@@ -256,7 +272,7 @@ class Space:
             return v
         return atom
 
-    def box_row(self, mask: int, fvals: list[int], V: np.ndarray, box: str) -> np.ndarray:
+    def box_row(self, mask: int, fvals: list[int], V: np.ndarray, box: str, roll_number: int | None = None) -> np.ndarray:
         """(R,) value of writing each roll into `box` for one state: `box_values` in plain numbers."""
         bit = self.bit[box]
         base = (mask | bit) * self.F
@@ -276,14 +292,15 @@ class Space:
                     idx += (p == ft.limit) * self.radix[i]
             return idx
 
-        plain = self._plain[box]
+        all_points, all_legal, all_bonus, all_plain = self._at(roll_number)
+        plain = all_plain[box]
         value = np.empty(len(self.tt.rolls))
         futures = V[[index(p) for p in plain.distinct]]
         value[plain.rows] = futures[plain.which] + plain.gain
         value[plain.refused] = -np.inf
         if plain.branching:
             atom = self.scalar_atoms(mask, fvals)
-            points, legal, bonus = self.points[box], self.legal[box], self.bonus[box]
+            points, legal, bonus = all_points[box], all_legal[box], all_bonus[box]
             for r in plain.branching:
                 if _walk(legal[r], atom):
                     p = _walk(points[r], atom)
@@ -292,7 +309,7 @@ class Space:
                     value[r] = -np.inf
         return value
 
-    def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray) -> np.ndarray:
+    def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, roll_number: int | None = None) -> np.ndarray:
         """(R, S): the best value of writing each final roll, given the table V of fuller sheets."""
         best = np.full((len(self.tt.rolls), len(masks)), -np.inf)
         with np.errstate(invalid="ignore"):
@@ -300,7 +317,7 @@ class Space:
                 open_ = (masks & self.bit[b]) == 0
                 if not open_.any():
                     continue
-                value = self.box_values(masks, feats, V, b)
+                value = self.box_values(masks, feats, V, b, roll_number)
                 np.maximum(best, value, out=best, where=open_[None, :])
         if np.isinf(best).any() or np.isnan(best).any():
             raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
@@ -366,10 +383,15 @@ def solve(model: Model, progress: Callable[[int, int], None] | None = None) -> T
         else:
             for lo in range(0, len(masks), CHUNK):
                 m, f = masks[lo:lo + CHUNK], feats[lo:lo + CHUNK]
-                W = space.write_values(m, f, V)
+                Ws = {rn: space.write_values(m, f, V, rn) for rn in space.roll_numbers}
+                W = Ws[space.last_roll]
                 ix = idx[lo:lo + CHUNK]
                 for a in range(0, W.shape[1], TURN_CHUNK):  # small batches keep the turn in cache
-                    V[ix[a:a + TURN_CHUNK]] = space.tt.start_value(W[:, a:a + TURN_CHUNK], space.rerolls)
+                    stop = None
+                    if space.roll_dependent and space.can_stop:
+                        def stop(j, a=a):  # writing at once, j rerolls before the end
+                            return Ws[space.last_roll - j][:, a:a + TURN_CHUNK]
+                    V[ix[a:a + TURN_CHUNK]] = space.tt.start_value(W[:, a:a + TURN_CHUNK], space.rerolls, stop)
         if progress:
             progress(space.n - k + 1, space.n + 1)
     return Table(V, space.feats, total_states, time.perf_counter() - start)
@@ -436,24 +458,24 @@ def solved(model: Model, progress=None) -> tuple[Space, Table]:
 _SPACE_ONLY: dict[str, tuple[Space, np.ndarray]] = {}
 
 
-def greedy_table(state: GameState):
+def greedy_table(state: GameState, roll_number: int | None = None):
     """Points + write bonus of every open box for every roll (the greedy bot's table), via the Space."""
     key = cache_key(state.model)
     if key not in _SPACE_ONLY:
         space = Space(state.model)
         _SPACE_ONLY[key] = (space, np.zeros((1 << space.n) * space.F))
     space, zeros = _SPACE_ONLY[key]
-    return _write_table(space, zeros, state)
+    return _write_table(space, zeros, state, roll_number)
 
 
-def _write_table(space: Space, V: np.ndarray, state: GameState):
+def _write_table(space: Space, V: np.ndarray, state: GameState, roll_number: int | None = None):
     sheet = state.sheets[state.player]
     masks, feats = space.encode(sheet)
     open_boxes = [b for b in space.boxes if b not in sheet]
     table = np.empty((len(open_boxes), len(space.tt.rolls)))
     mask, fvals = int(masks[0]), [int(x) for x in feats[0]]
     for i, b in enumerate(open_boxes):
-        table[i] = space.box_row(mask, fvals, V, b)
+        table[i] = space.box_row(mask, fvals, V, b, roll_number)
     return open_boxes, table
 
 
@@ -464,8 +486,11 @@ class OptimalBot(PlannerBot):
         super().__init__()
         self.space, self.table = solved(model, progress)
 
-    def write_table(self, state: GameState):
-        return _write_table(self.space, self.table.values, state)
+    def write_table(self, state: GameState, roll_number: int | None = None):
+        return _write_table(self.space, self.table.values, state, roll_number)
+
+    def roll_dependent(self, state: GameState) -> bool:
+        return self.space.roll_dependent
 
     def expected_final(self, state: GameState) -> float:
         """The expected final score of the current player from the start of their turn."""

@@ -95,27 +95,34 @@ class TurnTables:
                 np.maximum(part, W[column], out=part)
         return W[:-1]
 
-    def layers(self, write_values: np.ndarray, rerolls: int) -> list[tuple[np.ndarray | None, np.ndarray]]:
+    def layers(self, write_values: np.ndarray, rerolls: int, stop=None) -> list[tuple[np.ndarray | None, np.ndarray]]:
         """Per reroll layer j = 0..rerolls (j rerolls left): (keep values (K, S), roll values (R, S)).
 
         write_values: (R, S), the value of writing each final roll (layer 0 has no keep values).
+        stop: if the player may stop rolling, `stop(j)` is the (R, S) value of writing at once with j
+        rerolls left (it can differ by roll number); keeping every die then means stopping.
         """
         V = write_values if write_values.ndim == 2 else write_values[:, None]
         out: list[tuple[np.ndarray | None, np.ndarray]] = [(None, V)]
         few = V.shape[1] <= 4
-        for _ in range(rerolls):
+        full = self.slices[self.n]
+        for j in range(1, rerolls + 1):
             if few:  # one matrix product and one gather beat many small row operations
                 Kv = self.T @ V
+                if stop is not None:
+                    Kv[full] = stop(j)
                 V = np.vstack([Kv, np.full((1, V.shape[1]), -np.inf)])[self.sub_index].max(axis=1)
             else:
                 Kv = self.keep_values(V)
-                V = self.best_subkeep(Kv)[self.slices[self.n]]
+                if stop is not None:
+                    Kv[full] = stop(j)
+                V = self.best_subkeep(Kv)[full]
             out.append((Kv, V))
         return out
 
-    def start_value(self, write_values: np.ndarray, rerolls: int) -> np.ndarray:
+    def start_value(self, write_values: np.ndarray, rerolls: int, stop=None) -> np.ndarray:
         """Expected value at the start of a turn (before the first roll), per column of write_values."""
-        return self.p_all @ self.layers(write_values, rerolls)[-1][1]
+        return self.p_all @ self.layers(write_values, rerolls, stop)[-1][1]
 
 
 @lru_cache(maxsize=8)

@@ -109,3 +109,21 @@ def test_hint_agrees_with_the_solver():
     assert float(lines[1].split()[-1]) == pytest.approx(best, abs=0.005)
     # at the start of the game the best keep is worth exactly what the table promises on average
     assert best <= bot.table.expected_score + 200
+
+
+def test_first_roll_bonus_is_solved_per_roll_number():
+    """Generala's served bonus depends on the roll number: each roll of a turn gets its own write table."""
+    model = load_model("generala", {"served_generala_wins": "false"})
+    space, table = solved(model)
+    assert space.roll_dependent and space.roll_numbers == [1, 2, 3]
+    assert table.expected_score == pytest.approx(159.618456, abs=1e-6)
+    served = load_model("generala", {"served_generala_wins": "false", "served_bonus": "0"})
+    assert solved(served)[1].expected_score < table.expected_score
+
+
+def test_roll_dependent_simulation_agrees_with_the_solver():
+    from rulebook.interpreter.simulate import run_games, summarize
+    model = load_model("generala", {"served_generala_wins": "false"})
+    seats = [Seat("cpu", "optimal")]
+    (s,) = summarize(model, seats, run_games(model, seats, 200, seed=3))
+    assert abs(s.mean - solved(model)[1].expected_score) < 3 * s.stderr
