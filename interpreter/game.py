@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .actions import Action, Roll, Stop, Keep, Write, parse_action
-from .errors import IllegalActionError, SaveFileError, UsageError, did_you_mean
+from .errors import IllegalActionError, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from .loader import load_model
 from .model import Model
 from .players import BOTS, make_bot
@@ -44,11 +44,23 @@ def parse_players(spec: str) -> list[Seat]:
         if not name.strip():
             raise UsageError(f"a player in --players needs a name: '{part}'")
         seats.append(Seat(name.strip(), kind))
+    return _distinct_names(seats)
+
+
+def _distinct_names(seats: list[Seat]) -> list[Seat]:
+    """Players sharing a name are numbered: `cpu:random,cpu:greedy` → 'cpu 1', 'cpu 2'."""
     names = [s.name for s in seats]
-    for n in names:
-        if names.count(n) > 1:
-            raise UsageError(f"two players are called '{n}'; give each a different name")
-    return seats
+    taken = set(names)
+    out = []
+    for seat in seats:
+        if names.count(seat.name) > 1:
+            k = 1
+            while f"{seat.name} {k}" in taken:
+                k += 1
+            taken.add(f"{seat.name} {k}")
+            seat = Seat(f"{seat.name} {k}", seat.kind)
+        out.append(seat)
+    return out
 
 
 @dataclass
@@ -70,7 +82,7 @@ class Event:
 
 @dataclass
 class Game:
-    """A model, its seats and a seeded RNG; `step()` advances one action at a time."""
+    """A model, its seats and a seeded RNG; `advance()` and `apply()` move it one action at a time."""
 
     model: Model
     seats: list[Seat]
@@ -84,12 +96,12 @@ class Game:
     def __post_init__(self):
         self.rng = random.Random(self.seed)
         self.state = GameState(self.model, [s.name for s in self.seats])
-        self.bots = {i: make_bot(s.kind, self.model, self.rng) for i, s in enumerate(self.seats) if s.kind != "human"}
+        self.bots = {i: _bot(s.kind, self.model, self.rng) for i, s in enumerate(self.seats) if s.kind != "human"}
 
     # running ----------------------------------------------------------------
     def roll(self) -> Roll:
-        m = self.state.dice_to_roll()
-        return Roll(tuple(sorted(self.rng.randint(1, self.model.faces) for _ in range(m))))
+        """The pending roll, drawn from the game's RNG."""
+        return self.state.sample_chance(self.rng)
 
     def waiting_for_human(self) -> bool:
         p = self.state.current_player()
@@ -99,12 +111,12 @@ class Game:
         """Apply an action for whoever is due; logs and tells listeners."""
         state = self.state
         player = state.player
-        before = (dict(state.awards[player]), state.step().kind)
+        bonus_before = sum(state.awards[player].values())
         state.apply(action)
         event = Event(player, action)
         if isinstance(action, Write):
             event.points = state.sheets[player][action.box]
-            event.bonus = sum(state.awards[player].values()) - sum(before[0].values())
+            event.bonus = sum(state.awards[player].values()) - bonus_before
         self._log(event.to_json())
         for listen in self.listeners:
             listen(event, state)
@@ -128,14 +140,20 @@ class Game:
 
     # logs and saves -----------------------------------------------------------
     def header(self) -> dict[str, Any]:
-        return {"rulebook": FORMAT, "model": self.model.id, "model_path": self.model.path,
+        return {"rulebook": FORMAT, "model": self.model.id, "model_path": str(Path(self.model.path).resolve()),
                 "model_hash": self.model.hash, "options": self.model.option_values, "seed": self.seed,
                 "players": [{"name": s.name, "kind": s.kind} for s in self.seats]}
 
-    def start_log(self, path: Path, append: bool = False) -> None:
+    def start_log(self, path: Path) -> None:
+        """Log to a new file: the header, with the position to start from if the game is under way."""
+        header = self.header()
+        if self.state.to_json() != GameState(self.model, self.state.players).to_json():
+            header["start"] = self.state.to_json()
+        try:
+            path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write the log {path}: {exc.strerror or exc}") from None
         self.log_path = path
-        if not append:
-            path.write_text(json.dumps(self.header()) + "\n", encoding="utf-8")
 
     def _log(self, record: dict[str, Any]) -> None:
         if self.log_path:
@@ -146,30 +164,57 @@ class Game:
 
     def save(self, path: Path) -> None:
         data = {**self.header(), "rng": _rng_to_json(self.rng.getstate()), "state": self.state.to_json(),
-                "log": str(self.log_path) if self.log_path else None}
+                "log": str(self.log_path.resolve()) if self.log_path else None}
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)  # never leave a half-written save
+        try:
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, path)  # never leave a half-written save
+        except OSError as exc:
+            raise UsageError(f"cannot write the save file {path}: {exc.strerror or exc}") from None
+
+    @staticmethod
+    def read_header(path: Path) -> tuple[Model, list[Seat]]:
+        """The model and players of a save file (SaveFileError if it is damaged or does not fit)."""
+        data = _read_save(path)
+        where = Pos(str(path), 1, 1)
+        return _model_for(data, where), _seats_from(data, where)
 
     @classmethod
     def resume(cls, path: Path) -> "Game":
-        data = _read_json(path)
-        model = _model_for(data, str(path))
-        seats = _seats_from(data, str(path))
-        game = cls(model, seats, int(data.get("seed", 0)))
+        """The game saved in `path` (SaveFileError, naming the file, if it is damaged or does not fit)."""
+        where = Pos(str(path), 1, 1)
+        data = _read_save(path)
+        model = _model_for(data, where)
+        seats = _seats_from(data, where)
+        seed = data.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise SaveFileError("the save file has no seed", where)
+        game = cls(model, seats, seed)
         try:
             game.rng.setstate(_rng_from_json(data["rng"]))
-        except (KeyError, TypeError, ValueError):
-            raise SaveFileError(f"{path}: the saved dice generator is damaged") from None
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise SaveFileError("the saved dice generator is damaged", where) from None
+        if "state" not in data:
+            raise SaveFileError("no game state in the save file", where)
         try:
             game.state = GameState.from_json(model, data["state"])
-        except KeyError:
-            raise SaveFileError(f"{path}: no game state in the save file") from None
         except SaveFileError as exc:
-            raise SaveFileError(f"{path}: {exc.message}") from None
-        if data.get("log"):
-            game.log_path = Path(data["log"])
+            raise SaveFileError(exc.message, where, exc.hint) from None
+        if game.state.players != [s.name for s in seats]:
+            raise SaveFileError("the saved game's players do not match its header", where)
+        log = data.get("log")
+        if log is not None and not isinstance(log, str):
+            raise SaveFileError("the save file's log entry is damaged", where)
+        if log and Path(log).is_file():
+            game.log_path = Path(log)
         return game
+
+
+def _bot(kind: str, model: Model, rng: random.Random):
+    try:
+        return make_bot(kind, model, rng)
+    except ImportError:
+        raise UsageError(f"the '{kind}' computer player is not available") from None
 
 
 def _rng_to_json(state) -> list:
@@ -179,89 +224,132 @@ def _rng_to_json(state) -> list:
 
 def _rng_from_json(data) -> tuple:
     version, internal, gauss = data
-    return (int(version), tuple(int(x) for x in internal), gauss)
+    internal = tuple(int(x) for x in internal)
+    if len(internal) != 625 or (gauss is not None and not isinstance(gauss, float)):
+        raise ValueError("not a Mersenne Twister state")
+    return (int(version), internal, gauss)
 
 
-def _read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SaveFileError(f"{path}: no such save file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"{path}: cannot read the save file ({exc.__class__.__name__})") from None
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(f"{path}:{exc.lineno}:{exc.colno}: the save file is not valid JSON ({exc.msg})") from None
-    if not isinstance(data, dict) or data.get("rulebook") != FORMAT:
-        raise SaveFileError(f"{path}: not a rulebook save file")
+def _read_save(path: Path) -> dict:
+    data = _read_json(path, "save file")
+    if not isinstance(data, dict) or data.get("rulebook") != FORMAT or "state" not in data:
+        raise SaveFileError("not a rulebook save file", Pos(str(path), 1, 1))
     return data
 
 
-def _model_for(header: dict, where: str) -> Model:
+def _read_json(path: Path, what: str):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveFileError(f"no such {what}: {path}") from None
+    except IsADirectoryError:
+        raise SaveFileError(f"{path} is a directory, not a {what}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveFileError(f"cannot read the {what} ({exc.__class__.__name__})", Pos(str(path), 1, 1)) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(f"the {what} is not valid JSON ({exc.msg})", Pos(str(path), exc.lineno, exc.colno)) from None
+
+
+def _model_for(header: dict, where: Pos) -> Model:
     """The model a log or save was made with, with its options; refuse a changed model."""
     name = header.get("model_path") or header.get("model")
-    if not isinstance(name, str):
-        raise SaveFileError(f"{where}: the header does not name a model")
+    if not isinstance(name, str) or not isinstance(header.get("model"), str):
+        raise SaveFileError("the header does not name a model", where)
     options = header.get("options") or {}
     if not isinstance(options, dict):
-        raise SaveFileError(f"{where}: the header's options are damaged")
+        raise SaveFileError("the header's options are damaged", where)
     try:
-        model = load_model(name if Path(name).exists() else str(header.get("model")),
-                           {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()})
-    except UsageError as exc:
-        raise SaveFileError(f"{where}: {exc.message}") from None
+        model = load_model(name if Path(name).is_file() else header["model"],
+                           {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()})
+    except (UsageError, ModelError) as exc:
+        raise SaveFileError(f"the game's model cannot be loaded: {exc.message}", where, exc.hint) from None
     if header.get("model_hash") not in (None, model.hash):
-        raise SaveFileError(f"{where}: the model {model.path} has changed since this game was played "
-                            f"(hash {header.get('model_hash')} ≠ {model.hash})")
+        raise SaveFileError(f"the model {model.path} has changed since this game was played "
+                            f"(hash {header.get('model_hash')}, now {model.hash})", where)
     return model
 
 
-def _seats_from(header: dict, where: str) -> list[Seat]:
+def _seats_from(header: dict, where: Pos) -> list[Seat]:
     try:
         seats = [Seat(str(p["name"]), str(p["kind"])) for p in header["players"]]
     except (KeyError, TypeError):
-        raise SaveFileError(f"{where}: the header's players are damaged") from None
+        raise SaveFileError("the header's players are damaged", where) from None
+    if not seats:
+        raise SaveFileError("the header lists no players", where)
     for s in seats:
         if s.kind not in BOTS | {"human"}:
-            raise SaveFileError(f"{where}: unknown player kind '{s.kind}'")
+            raise SaveFileError(f"unknown player kind '{s.kind}'", where)
     return seats
 
 
-def replay(path: Path) -> GameState:
-    """Re-run a log; SaveFileError naming the line if it does not fit its model."""
+@dataclass
+class Replay:
+    """A log re-run: its model, players and the state it ends in."""
+
+    model: Model
+    seats: list[Seat]
+    seed: int | None
+    state: GameState
+    moves: int
+
+
+def replay(path: Path) -> Replay:
+    """Re-run a log; SaveFileError at the line (and column) where it does not fit its model."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        raise SaveFileError(f"{path}: no such log file") from None
+        raise SaveFileError(f"no such log file: {path}") from None
+    except IsADirectoryError:
+        raise SaveFileError(f"{path} is a directory, not a log file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"{path}: cannot read the log ({exc.__class__.__name__})") from None
+        raise SaveFileError(f"cannot read the log ({exc.__class__.__name__})", Pos(str(path), 1, 1)) from None
     if not lines:
-        raise SaveFileError(f"{path}:1: the log is empty")
-    records = []
-    for n, line in enumerate(lines, 1):
+        raise SaveFileError("the log is empty", Pos(str(path), 1, 1))
+
+    def record(n: int):
         try:
-            records.append(json.loads(line))
+            return json.loads(lines[n - 1])
         except json.JSONDecodeError as exc:
-            raise SaveFileError(f"{path}:{n}:{exc.colno}: not valid JSON ({exc.msg})") from None
-    header = records[0]
+            raise SaveFileError(f"not valid JSON ({exc.msg})", Pos(str(path), n, exc.colno)) from None
+
+    at = Pos(str(path), 1, 1)
+    header = record(1)
     if not isinstance(header, dict) or header.get("rulebook") != FORMAT:
-        raise SaveFileError(f"{path}:1: not a rulebook log (the first line must be its header)")
-    model = _model_for(header, f"{path}:1")
-    seats = _seats_from(header, f"{path}:1")
-    state = GameState(model, [s.name for s in seats])
-    for n, rec in enumerate(records[1:], 2):
-        if not isinstance(rec, dict) or "move" not in rec:
-            raise SaveFileError(f"{path}:{n}: a log line needs a 'move'")
+        raise SaveFileError("not a rulebook log (the first line must be its header)", at)
+    model = _model_for(header, at)
+    seats = _seats_from(header, at)
+    try:
+        state = GameState(model, [s.name for s in seats])
+        if "start" in header:
+            state = GameState.from_json(model, header["start"])
+    except (SaveFileError, IllegalActionError) as exc:
+        raise SaveFileError(exc.message, at, exc.hint) from None
+    if state.players != [s.name for s in seats]:
+        raise SaveFileError("the header's start position has other players", at)
+    moves = 0
+    for n in range(2, len(lines) + 1):
+        if not lines[n - 1].strip():
+            continue
+        at = Pos(str(path), n, 1)
+        rec = record(n)
+        if not isinstance(rec, dict) or not isinstance(rec.get("move"), str):
+            raise SaveFileError("a log line is an object with a 'move'", at)
         if state.is_terminal():
-            raise SaveFileError(f"{path}:{n}: the game was already over")
+            raise SaveFileError("the game was already over", at)
         if rec.get("player") != state.player:
-            raise SaveFileError(f"{path}:{n}: it is {state.players[state.player]}'s move, not player {rec.get('player')}'s")
+            raise SaveFileError(f"it is {state.players[state.player]}'s move (player {state.player}), "
+                                f"not player {rec.get('player')}'s", at)
+        player = state.player
         try:
-            state.apply(parse_action(str(rec["move"])))
+            action = parse_action(rec["move"])
+            state.apply(action)
         except IllegalActionError as exc:
-            raise SaveFileError(f"{path}:{n}: {exc.message}") from None
-        if "points" in rec and isinstance(state.step, object):
-            box = str(rec["move"]).split()[-1]
-            if state.sheets[rec["player"]].get(box) != rec["points"]:
-                raise SaveFileError(f"{path}:{n}: the log says {rec['points']} points in {box}, "
-                                    f"the model gives {state.sheets[rec['player']].get(box)}")
-    return state
+            raise SaveFileError(exc.message, at, exc.hint) from None
+        if isinstance(action, Write) and "points" in rec and state.sheets[player][action.box] != rec["points"]:
+            raise SaveFileError(f"the log says {rec['points']} points in {action.box}, "
+                                f"the model gives {state.sheets[player][action.box]}", at)
+        moves += 1
+    seed = header.get("seed")
+    return Replay(model, seats, seed if isinstance(seed, int) and not isinstance(seed, bool) else None, state, moves)

@@ -45,8 +45,11 @@ def run(args) -> int:
     lang = pick_language(args.lang)
     view = View(lang)
     if args.resume:
-        if args.players or args.option or args.seed is not None:
-            raise UsageError("--resume continues a saved game as it was; leave out --players, --option and --seed")
+        if args.model or args.players or args.option or args.seed is not None:
+            raise UsageError("--resume continues a saved game as it was; leave out MODEL, --players, --option and --seed")
+        _refuse_overwrite(args.log, "--log")
+        model, seats = Game.read_header(args.resume)
+        _study(model, seats, view)
         game = Game.resume(args.resume)
         game.save_path = args.resume
         if args.log:
@@ -55,28 +58,35 @@ def run(args) -> int:
         model = load_model(args.model or default_model(), parse_options(args.option))
         seats = parse_players(args.players or default_players(model))
         if not model.min_players <= len(seats) <= model.max_players:
-            raise UsageError(f"{model.name[lang]} is for {model.min_players} to {model.max_players} players, not {len(seats)}")
+            raise UsageError(f"{model.name['en']} is for {model.min_players} to {model.max_players} players, "
+                             f"not {len(seats)}")
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         _refuse_overwrite(args.log, "--log")
+        _refuse_overwrite(args.save, "--save", "; continue it with --resume, or choose another file")
+        _study(model, seats, view)
         game = Game(model, seats, seed)
         if args.log:
             game.start_log(args.log)
         if args.save:
             game.save_path = args.save
             game.save(args.save)
-    if any(s.kind == "optimal" for s in game.seats):
-        from ..interpreter.solver import solved
-        from .progress import progress_bar
-        with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
-            solved(game.model, update)
     game.listeners.append(view.event)
     interactive = sys.stdin.isatty()
     return _loop(game, view, interactive, lang)
 
 
-def _refuse_overwrite(path: Path | None, flag: str) -> None:
-    if path is not None and path.exists() and path.stat().st_size > 0:
-        raise UsageError(f"{flag} {path} exists already; choose another file (nothing was overwritten)")
+def _study(model, seats, view: View) -> None:
+    """Solve the model before an optimal computer player needs it, with a progress bar."""
+    if any(s.kind == "optimal" for s in seats):
+        from ..interpreter.solver import solved
+        from .progress import progress_bar
+        with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
+            solved(model, update)
+
+
+def _refuse_overwrite(path: Path | None, flag: str, advice: str = "; choose another file") -> None:
+    if path is not None and path.exists() and (not path.is_file() or path.stat().st_size > 0):
+        raise UsageError(f"{flag} {path} exists already{advice} (nothing was overwritten)")
 
 
 def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
@@ -92,18 +102,20 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
         prompt = view._("{player}, your move (help for help): ", player=game.state.players[game.state.player])
         try:
             text = input(prompt) if interactive else sys.stdin.readline()
-        except EOFError:
-            text = ""
+        except EOFError:  # Ctrl-D: stop playing, as 'quit' does
+            view.console.print()
+            text = "quit"
         if not interactive and text == "":
             kept = f"; the position is saved in {game.save_path}" if game.save_path else ""
             raise SaveFileError(f"the input ended before the game did{kept}", Pos("stdin", line_no + 1, 1))
         line_no += 1
-        if not interactive and (not text.strip() or text.lstrip().startswith("#")):
+        text = text.split("#", 1)[0]  # a comment
+        if not text.strip():
             continue
         try:
             move = parse_move(text, game.state, lang)
             if move == "help":
-                view.console.print(view._(HELP))
+                view.console.print(help_text(view), markup=False)
                 continue
             if move == "sheet":
                 view.board(game.state)
@@ -116,11 +128,12 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
                     game.save(game.save_path)
                     view.console.print(view._("Saved in {path}.", path=game.save_path))
                 return 0
-            game.apply(move)
+            for action in move:
+                game.apply(action)
         except IllegalActionError as exc:
             if not interactive:
                 raise IllegalActionError(exc.message, Pos("stdin", line_no, 1), exc.hint) from None
-            view.console.print(f"[red]{exc}[/red]")
+            view.error(exc)
 
 
 def _hint(game: Game, view: View) -> None:
@@ -129,9 +142,10 @@ def _hint(game: Game, view: View) -> None:
         view.console.print(line)
 
 
-HELP = """Moves:
-  keep 2 2 4    keep these faces and roll the other dice (also: k 2 2 4)
+def help_text(view: View) -> str:
+    return view._("""Moves:
+  keep 2 2 4    keep these faces and roll the other dice (also: k 2 2 4, or just 2 2 4)
   pos 1 2 5     keep the dice at these positions (also: p 125)
-  roll          roll all dice again;  stop   stop rolling and write
-  write fours   write the dice into a box, by name or by its number on the sheet (also: w 4)
-  hint          what the best computer player would do;  sheet  show the board;  quit  stop playing"""
+  roll          roll all dice again;   stop   stop rolling
+  write fours   write the dice into a box, by its name or its number on the sheet (also: w 4)
+  hint          what the computer would do;   sheet   show the board;   quit   stop playing""")

@@ -1,55 +1,137 @@
-"""What a person types during play → an action: faces or positions to keep, a box by name or number."""
+"""What a person types during play → actions: faces or positions to keep, a box by name or number.
+
+Moves are checked here against the rules before they reach the engine, so a person reads why a
+move is not allowed in their own language.
+"""
 from __future__ import annotations
 
-from ..interpreter.actions import Action, Keep, Stop, Write, parse_action
+from ..interpreter.actions import Action, Keep, Stop, Write
 from ..interpreter.errors import IllegalActionError, did_you_mean
 from ..interpreter.state import GameState
+from .i18n import translator
 
 COMMANDS = {"help", "?", "hint", "quit", "sheet"}
+# the words for each move, in every language (English works everywhere)
+VERBS = {
+    "stop": {"s", "stop", "stopp", "stoppen"},
+    "roll": {"r", "roll", "reroll", "würfeln", "wuerfeln", "gooi", "gooien"},
+    "pos": {"p", "pos", "position", "positions", "positionen", "positie", "posities"},
+    "keep": {"k", "keep", "behalten", "behalte", "halten", "houd", "houden"},
+    "write": {"w", "write", "schreiben", "schreibe", "eintragen", "schrijf", "schrijven"},
+    "help": {"help", "?", "hilfe"},
+    "hint": {"hint", "tipp", "tip"},
+    "sheet": {"sheet", "zettel", "blad"},
+    "quit": {"quit", "q", "exit", "ende", "beenden", "klaar"},
+}
 
 
-def parse_move(text: str, state: GameState, lang: str) -> Action | str:
-    """An action, or one of COMMANDS. IllegalActionError explains what was wrong."""
+def _verb(word: str) -> str | None:
+    return next((v for v, words in VERBS.items() if word in words), None)
+
+
+def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
+    """The actions a line asks for (checked), or one of COMMANDS. IllegalActionError says why not.
+
+    A write typed while the dice may still be rolled again means: stop rolling, then write.
+    """
+    t = translator(lang)
+    _ = t.gettext
     words = text.strip().split()
     if not words:
-        raise IllegalActionError("type a move, or 'help'")
-    verb = words[0].lower()
+        raise IllegalActionError(_("type a move, or 'help'"))
+    verb = _verb(words[0].lower())
     if verb in COMMANDS:
-        return "help" if verb == "?" else verb
+        return verb
     step = state.step()
     if step is None:
-        raise IllegalActionError("the game is over")
+        raise IllegalActionError(_("the game is over"))
     if step.kind == "keep":
-        if verb in ("s", "stop"):
-            return Stop()
-        if verb in ("r", "roll", "reroll"):
-            return Keep(())
-        if verb in ("p", "pos", "position", "positions"):
-            return Keep(_positions(words[1:], state))
-        if verb in ("k", "keep"):
-            if words[1:] == ["all"]:
-                return Stop() if step.can_stop else Keep(state.dice)
-            return parse_action("keep " + " ".join(words[1:]))
-        if verb.isdigit():
-            return parse_action("keep " + " ".join(words))
-        raise IllegalActionError(f"cannot read '{text.strip()}' here",
-                                 "keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'")
+        if verb == "stop" and len(words) == 1:
+            return [_stop(state, lang)]
+        if verb == "roll" and len(words) == 1:
+            return [Keep(())]
+        if verb == "pos":
+            return [_keep(_positions(words[1:], state, lang), state, lang)]
+        if verb == "keep" and words[1:] in (["all"], ["alle"], ["allemaal"]):
+            return [_stop(state, lang) if step.can_stop else Keep(state.dice)]
+        if verb == "keep" or words[0].isdigit():
+            return [_keep(_faces(words[1:] if verb == "keep" else words, state, lang), state, lang)]
+        if verb == "write" and len(words) > 1 and step.can_stop:
+            return _stop_and_write(" ".join(words[1:]), state, lang)
+        raise IllegalActionError(_("cannot read '{text}' here").format(text=text.strip()),
+                                 _("keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'"))
     if step.kind == "write":
-        if verb in ("w", "write") and len(words) > 1:
-            return Write(box_from(" ".join(words[1:]), state, lang))
-        return Write(box_from(" ".join(words), state, lang))
-    raise IllegalActionError("wait: the dice are being rolled")
+        name = " ".join(words[1:]) if verb == "write" and len(words) > 1 else " ".join(words)
+        return [_write(box_from(name, state, lang), state, lang)]
+    raise IllegalActionError(_("wait: the dice are being rolled"))
 
 
-def _positions(words: list[str], state: GameState) -> tuple[int, ...]:
+def _stop(state: GameState, lang: str) -> Action:
+    if not state.step().can_stop:
+        raise IllegalActionError(translator(lang).gettext("you cannot stop rolling here"))
+    return Stop()
+
+
+def _faces(words: list[str], state: GameState, lang: str) -> tuple[int, ...]:
+    if words in (["none"], ["keine"], ["geen"], []):
+        return ()
+    digits = [c for w in words for c in (w if w.isdigit() else [w])]
+    try:
+        return tuple(sorted(int(c) for c in digits))
+    except ValueError:
+        raise IllegalActionError(translator(lang).gettext("keep dice by their faces, as in 'keep 2 2 4'")) from None
+
+
+def _keep(dice: tuple[int, ...], state: GameState, lang: str) -> Action:
+    have = list(state.dice)
+    for d in dice:
+        if d not in have:
+            raise IllegalActionError(translator(lang).gettext("you cannot keep {keep}: the dice are {dice}").format(
+                keep=" ".join(map(str, dice)), dice=" ".join(map(str, state.dice))))
+        have.remove(d)
+    if len(dice) == len(state.dice) and state.step().can_stop:
+        return Stop()  # keeping every die is stopping
+    return Keep(dice)
+
+
+def _positions(words: list[str], state: GameState, lang: str) -> tuple[int, ...]:
     chars = [c for w in words for c in (w if w.isdigit() else [w])]
+    message = translator(lang).gettext("positions are numbers from 1 to {n}").format(n=len(state.dice))
     try:
         positions = sorted({int(c) for c in chars})
     except ValueError:
-        raise IllegalActionError(f"positions are numbers from 1 to {len(state.dice)}") from None
+        raise IllegalActionError(message) from None
     if any(not 1 <= p <= len(state.dice) for p in positions):
-        raise IllegalActionError(f"positions are numbers from 1 to {len(state.dice)}")
+        raise IllegalActionError(message)
     return tuple(sorted(state.dice[p - 1] for p in positions))
+
+
+def _write(box: str, state: GameState, lang: str, choices=None) -> Action:
+    _ = translator(lang).gettext
+    choices = state.write_choices() if choices is None else choices
+    if any(c.box == box for c in choices):
+        return Write(box)
+    name = state.model.boxes[box].name[lang]
+    if box in state.sheets[state.player]:
+        raise IllegalActionError(_("{box} is already filled").format(box=name))
+    rule = state.step().rule if state.step().kind == "write" else _write_step(state).rule
+    raise IllegalActionError(_("the rules do not let these dice go into {box} now").format(box=name),
+                             rule[lang] if rule else None)
+
+
+def _write_step(state: GameState):
+    return next(s for s in state.model.flow.walk() if s.kind == "write")
+
+
+def _stop_and_write(name: str, state: GameState, lang: str) -> list[Action]:
+    """Stop rolling and write: checked on a copy of the game."""
+    box = box_from(name, state, lang)
+    after = GameState.from_json(state.model, state.to_json())
+    after.apply(Stop())
+    if after.step() is None or after.step().kind != "write":
+        raise IllegalActionError(translator(lang).gettext("stop rolling first"))
+    _write(box, after, lang)
+    return [Stop(), Write(box)]
 
 
 def box_from(text: str, state: GameState, lang: str) -> str:
@@ -58,12 +140,26 @@ def box_from(text: str, state: GameState, lang: str) -> str:
     boxes = list(state.model.boxes)
     if text.isdigit() and 1 <= int(text) <= len(boxes):
         return boxes[int(text) - 1]
-    key = text.lower().replace(" ", "_").replace("-", "_")
+    key = _key(text)
     names = {}
     for b, box in state.model.boxes.items():
-        names[b] = b
-        for l in (lang, "en", "de", "nl"):
-            names.setdefault(box.name[l].lower().replace(" ", "_").replace("-", "_"), b)
+        names[_key(b)] = b
+        for lg in (lang, "en", "de", "nl"):
+            names.setdefault(_key(box.name[lg]), b)
     if key in names:
         return names[key]
-    raise IllegalActionError(f"there is no box '{text}'", did_you_mean(key, names))
+    t = translator(lang)
+    raise IllegalActionError(t.gettext("there is no box '{box}'").format(box=text),
+                             _did_you_mean(key, names, state, lang))
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def _did_you_mean(key: str, names: dict[str, str], state: GameState, lang: str) -> str | None:
+    close = did_you_mean(key, names)
+    if close is None:
+        return None
+    guess = close.split("'")[1]
+    return translator(lang).gettext("did you mean '{box}'?").format(box=state.model.boxes[names[guess]].name[lang])

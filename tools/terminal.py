@@ -6,7 +6,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter.actions import Keep, Roll, Stop, Write
-from ..interpreter.game import Event
+from ..interpreter.errors import RulebookError
 from ..interpreter.state import GameState
 from .i18n import translator
 
@@ -25,57 +25,77 @@ class View:
     def box_name(self, state: GameState, box: str) -> str:
         return state.model.boxes[box].name[self.lang]
 
+    def error(self, exc: RulebookError) -> None:
+        """A move that was not allowed, in red, without the command-line prefix."""
+        self.console.print(Text(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
+
     # events --------------------------------------------------------------------
-    def event(self, ev: Event, state: GameState) -> None:
+    def event(self, ev, state: GameState) -> None:
         """One line for a move as it happens (everyone's rolls, keeps and choices are shown)."""
+        self.console.print(self.describe(ev, state), markup=False)
+
+    def describe(self, ev, state: GameState) -> str:
         who = state.players[ev.player]
         a = ev.action
         if isinstance(a, Roll) and len(a.faces) == len(state.dice):
-            line = self._("{player} rolls {dice}", player=who, dice=" ".join(map(str, state.dice)))
-        elif isinstance(a, Roll):
-            line = self._("{player} rolls {faces} → {dice}", player=who, faces=" ".join(map(str, a.faces)),
-                          dice=" ".join(map(str, state.dice)))
-        elif isinstance(a, Keep):
-            line = self._("{player} keeps {dice}", player=who, dice=" ".join(map(str, a.dice)) or "–")
-        elif isinstance(a, Stop):
-            line = self._("{player} stops rolling", player=who)
-        else:
-            line = self.t.ngettext("{player} writes {points} point in {box}", "{player} writes {points} points in {box}",
-                                   ev.points).format(player=who, points=ev.points, box=self.box_name(state, a.box))
-            if ev.bonus:
-                line += " " + self._("(+{bonus} bonus)", bonus=ev.bonus)
-        self.console.print(line)
+            return self._("{player} rolls {dice}", player=who, dice=_dice(state.dice))
+        if isinstance(a, Roll):
+            return self._("{player} rolls {faces} → {dice}", player=who, faces=_dice(a.faces), dice=_dice(state.dice))
+        if isinstance(a, Keep) and not a.dice:
+            return self._("{player} rolls all dice again", player=who)
+        if isinstance(a, Keep):
+            return self._("{player} keeps {dice}", player=who, dice=_dice(a.dice))
+        if isinstance(a, Stop):
+            return self._("{player} stops rolling", player=who)
+        assert isinstance(a, Write)
+        line = self.t.ngettext("{player} writes {points} point in {box}", "{player} writes {points} points in {box}",
+                               ev.points).format(player=who, points=ev.points, box=self.box_name(state, a.box))
+        if ev.bonus:
+            line += " " + self._("(+{bonus} bonus)", bonus=ev.bonus)
+        if state.is_terminal() and state.ended_by == ev.player:
+            line += " — " + self._("and ends the game at once")
+        return line
 
     # the board -----------------------------------------------------------------
     def board(self, state: GameState) -> None:
         model = state.model
         rnd = round_of(state)
-        head = f"{model.name[self.lang]} — " + self._("round {n} of {total}", n=rnd[0], total=rnd[1])
-        head += " — " + self._("turn: {player}", player=state.players[state.player])
-        self.console.rule(head)
+        head = f"{model.name[self.lang]} — " + self._("Round {n} of {total}", n=rnd[0], total=rnd[1])
+        head += " — " + self._("{player}'s turn", player=state.players[state.player])
+        self.console.rule(Text(head))
         self.console.print(self.sheet(state))
         if state.dice:
             dice = Text(self._("Dice:") + " ")
-            for i, d in enumerate(state.dice, 1):
+            for d in state.dice:
                 dice.append(f" {d} ", style="bold reverse")
                 dice.append(" ")
             dice.append("   " + self._("(positions 1 to {n}, left to right)", n=len(state.dice)), style="dim")
             self.console.print(dice)
         step = state.step()
         if step is not None and step.kind == "keep":
-            self.console.print(self._("Rolls left: {n}", n=state.rolls_left()))
+            left = state.rolls_left()
+            self.console.print(self.t.ngettext("{n} roll left", "{n} rolls left", left).format(n=left)
+                               + "   " + self._("keep dice: keep 2 2 4 or pos 1 2 5; roll, stop, write BOX, help"))
+        elif step is not None and step.kind == "write":
+            self.console.print(self._("Write the dice into a box: its name or its number (the green ones may take them)."))
 
     def sheet(self, state: GameState) -> Table:
+        """Every player's sheet; for the player to move, what each open box would score now."""
         model = state.model
         me = state.player
-        would = {c.box: c for c in state.write_choices()} if state.step() and state.step().kind == "write" else {}
-        if not would and state.dice and len(state.dice) == model.n_dice:
-            would = {c.box: c for c in state.scorer.choices(state.dice, state.sheets[me], state.roll_number)}
+        would = {}
+        if not state.is_terminal() and state.dice and len(state.dice) == model.n_dice:
+            step = state.step()
+            write = step if step.kind == "write" else next((s for s in model.flow.walk() if s.kind == "write"), None)
+            would = {c.box: c for c in state.scorer.choices(state.dice, state.sheets[me], state.roll_number, write)}
         table = Table(show_lines=False, header_style="bold")
         table.add_column("#", justify="right", style="dim")
         table.add_column(self._("Box"))
-        for name in state.players:
-            table.add_column(name, justify="right")
+        for p, name in enumerate(state.players):
+            table.add_column(Text(name, style="bold underline" if p == me and not state.is_terminal() else ""),
+                             justify="right")
+        totals = [state.totals(p) for p in range(len(state.players))]
+        progress = [state.scorer.progress(state.sheets[p]) for p in range(len(state.players))]
         number = 0
         for section in model.sections:
             table.add_row("", Text(section.name[self.lang], style="bold"), *[""] * len(state.players))
@@ -91,7 +111,6 @@ class View:
                     else:
                         cells.append("")
                 table.add_row(str(number), self.box_name(state, box), *cells)
-            totals = [state.totals(p) for p in range(len(state.players))]
             table.add_row("", Text(self._("Total {section}", section=section.name[self.lang]), style="italic"),
                           *[str(t[section.id]) for t in totals])
             for bonus in model.bonuses:
@@ -99,21 +118,36 @@ class View:
                     cells = []
                     for p in range(len(state.players)):
                         cell = str(totals[p][bonus.id])
-                        if bonus.progress:
-                            value, goal = state.scorer.progress(state.sheets[p])[bonus.id]
+                        if bonus.id in progress[p]:
+                            value, goal = progress[p][bonus.id]
                             cell = f"{cell}  ({value}/{goal})"
                         cells.append(cell)
                     table.add_row("", bonus.name[self.lang], *cells)
+        for bonus in model.bonuses:
+            if bonus.section is None:
+                table.add_row("", bonus.name[self.lang], *[str(t[bonus.id]) for t in totals])
         table.add_row("", Text(self._("Grand total"), style="bold"),
-                      *[Text(str(state.totals(p)["total"]), style="bold") for p in range(len(state.players))])
+                      *[Text(str(t["total"]), style="bold") for t in totals])
         return table
 
     def final(self, state: GameState) -> None:
-        self.console.rule(self._("Game over"))
+        self.console.rule(Text(self._("Game over")))
         self.console.print(self.sheet(state))
+        for line in self.ranking(state):
+            self.console.print(line, markup=False)
+
+    def ranking(self, state: GameState) -> list[str]:
+        lines = []
+        if state.ended_by is not None:
+            lines.append(self._("{player} ended the game at once and wins.", player=state.players[state.ended_by]))
         for rank, name, total in state.ranking():
-            self.console.print(self.t.ngettext("{rank}. {player}: {total} point", "{rank}. {player}: {total} points",
-                                               total).format(rank=rank, player=name, total=total))
+            lines.append(self.t.ngettext("{rank}. {player}: {total} point", "{rank}. {player}: {total} points",
+                                         total).format(rank=rank, player=name, total=total))
+        return lines
+
+
+def _dice(dice) -> str:
+    return " ".join(map(str, dice)) or "–"
 
 
 def round_of(state: GameState) -> tuple[int, int]:
