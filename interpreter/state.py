@@ -67,15 +67,17 @@ class _Tables:
 
           (_LEAF, step, kind, pc, pc after it, (pc after stopping there, counters that stopping
            resets), rolls all dice?, can stop?, next leaf, (valid faces, draw table) if it rolls all
-           dice, a write's plans by dice (Scorer.plans_for) if they do not depend on the roll number)
+           dice, a write's plans by dice (Scorer.plans_for) if they do not depend on the roll number,
+           followed by a repeat's end whose body begins with a roll or keep?)
           (_START, leaf)                                 an each_player begins: the first player's turn
-          (_TURNS, slot, first pc of the body, leaf)     the end of an each_player: the next player's turn
-          (_LOOP, slot, times, first pc of the body, leaf)   the end of a repeat: another pass
+          (_TURNS, slot, first pc of the body, leaf, starts a turn?)   the end of an each_player: the next turn
+          (_LOOP, slot, times, first pc of the body, leaf, starts a turn?)   the end of a repeat: another pass
           (_END,)
         A container's counter is 0 outside it: loops reset theirs when they end, and stopping resets
         those it leaves. Stopping at a keep leaves the innermost repeat around it (or ends the game if
         there is none). `leaf` and `next leaf` are the roll or keep LEAF a jump lands on, if it lands on
-        one (saving a step). A position is a LEAF plus the counters; `paths[pc]` gives it as the
+        one (saving a step; for a jump onto a START, the leaf after it, the START done on the way).
+        A position is a LEAF plus the counters; `paths[pc]` gives it as the
         (container, child index) frames from the root down to the leaf at pc.
         """
         program: list[list] = []
@@ -113,6 +115,9 @@ class _Tables:
             else:
                 program[pc][5] = (loop_end[path[inner][0].id] + 1, tuple(self.slots[c.id] for c, _ in path[inner:]))
         final: list = [None] * len(program)
+        # repeats whose body begins with a roll or keep: another pass needs no trip through _run
+        repeat_ends = {pc for pc, op in enumerate(program) if op[0] == _LOOP
+                       and program[op[3]][0] == _LEAF and program[op[3]][2] != _WRITE}
 
         def leaf_at(pc: int):
             return final[pc] if program[pc][0] == _LEAF and program[pc][2] != _WRITE else None
@@ -124,15 +129,37 @@ class _Tables:
                 plans = None  # a write's plans, where the roll number does not matter
                 if program[pc][2] == _WRITE and not self.scorer._turn_matters:
                     plans = self.scorer.plans_for(program[pc][1])
-                final[pc] = tuple(program[pc]) + (leaf_at(pc + 1), all_dice, plans)
+                final[pc] = tuple(program[pc]) + (leaf_at(pc + 1), all_dice, plans, pc + 1 in repeat_ends)
         for pc, op in enumerate(program):
             if op[0] == _START:
                 final[pc] = (_START, leaf_at(pc + 1))
             elif op[0] in (_LOOP, _TURNS):
-                final[pc] = tuple(op) + (leaf_at(op[-1]),)
+                body = op[-1]
+                if program[body][0] == _START and leaf_at(body + 1) is not None:  # a pass begins a turn
+                    final[pc] = tuple(op) + (leaf_at(body + 1), True)
+                else:
+                    final[pc] = tuple(op) + (leaf_at(body), False)
             elif op[0] == _END:
                 final[pc] = tuple(op)
         self.program: list[tuple] = final
+
+    def precompute(self) -> "_Tables":
+        """Fill every table now instead of on first use: the keeps of every roll, every roll beside
+        every keep, and (where they do not depend on the roll number) the write plans."""
+        from .dice import keeps as all_keeps, multisets
+        n, faces = self.model.n_dice, self.model.faces
+        for dice in multisets(n, faces):
+            self.keeps(dice)
+        for kept in all_keeps(n, faces):
+            if len(kept) < n:
+                for rolled in self.valid[n - len(kept)]:
+                    self.merged(kept, rolled)
+        if not self.scorer._turn_matters:
+            for op in self.program:
+                if op[0] == _LEAF and op[2] == _WRITE:
+                    for dice in multisets(n, faces):
+                        self.scorer.write_plan(dice, {}, 1, op[1])
+        return self
 
     def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
         """(legal actions when the step may stop, when it may not, the keepable sub-multisets)."""
@@ -158,7 +185,8 @@ class _Tables:
             total = faces ** m
             outs = outcomes(m, faces)
             rolls = [Roll(f) for f, _ in outs]
-            entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], list(accumulate(w for _, w in outs)),
+            # cumulative weights as floats (whole numbers, exact below 2**53): bisected at a float, compared fast
+            entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], [float(c) for c in accumulate(w for _, w in outs)],
                      rolls, frozenset(f for f, _ in outs), total)
             self._chance[m] = entry
         return entry
@@ -193,6 +221,8 @@ class GameState:
         self.roll_number = 0
         self.ended_by: int | None = None  # the player whose write met the model's end_if
         self._n_boxes = len(model.boxes)
+        self._program, self._keeps, self._merge = t.program, t._keeps, t.merge  # (saves a lookup per move)
+        self._writes, self._n_players = t.writes, len(self.players)
         self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
         self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
         self._op: tuple | None = None  # the LEAF instruction due (None: the game is over)
@@ -248,10 +278,10 @@ class GameState:
             return []
         kind = op[2]
         if kind is _KEEP:
-            entry = self._t._keeps.get(self.dice) or self._t.keeps(self.dice)
-            return list(entry[0] if op[7] else entry[1])
+            entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+            return (entry[0] if op[7] else entry[1])[:]  # a copy: the cached list stays as it is
         if kind is _WRITE:
-            writes, plan = self._t.writes, self._plan
+            writes, plan = self._writes, self._plan
             if plan is not None:  # the plan's boxes that are open
                 return list(map(writes.__getitem__, filterfalse(self.sheets[self.player].__contains__, plan)))
             return list(map(writes.__getitem__, self._write_options()))
@@ -271,29 +301,40 @@ class GameState:
             raise IllegalActionError("the game is over")
         kind = op[2]
         if kind is _ROLL:
-            faces = action.faces if type(action) is Roll and type(action.faces) is tuple else None
             all_dice = op[9]
-            if all_dice is not None:
-                if faces not in all_dice[0]:
-                    faces = self._check_roll(self.model.n_dice, action)
-                self.dice = faces
-                self.kept = ()
-            else:  # the rolled dice join the kept ones
-                kept = self.kept
-                merged = self._t.merge.get(kept)
-                dice = merged.get(faces) if merged is not None else None
-                if dice is None:
-                    dice = self._t.merged(kept, self._check_roll(self.model.n_dice - len(kept), action))
-                self.dice = dice
-                self.kept = ()
+            try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
+                faces = action.faces
+                if all_dice is not None:
+                    dice = faces if faces in all_dice[0] else None
+                else:
+                    merged = self._merge.get(self.kept)
+                    dice = merged.get(faces) if merged is not None else None
+            except (AttributeError, TypeError):
+                dice = None
+            if dice is None:
+                dice = self._rolled(op, action)
+            self.dice = dice
+            self.kept = ()
             self.roll_number += 1
             if op[8] is not None:
                 self._op = op[8]
-            else:
-                self._run(op[4])
+                return
+            if op[11]:  # the end of a repeat: another pass, if one is left (as _run would do)
+                loop = self._program[op[4]]
+                counters = self._counters
+                n = counters[loop[1]] + 1
+                if n < loop[2] and not self._full:
+                    counters[loop[1]] = n
+                    self._op = loop[4]
+                    return
+            self._run(op[4])
         elif kind is _KEEP:
-            keep = action.dice if type(action) is Keep and type(action.dice) is tuple else None
-            if keep is None or keep not in (self._t._keeps.get(self.dice) or self._t.keeps(self.dice))[2]:
+            try:
+                keep = action.dice
+                legal = keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
+            except (AttributeError, TypeError):
+                legal = False
+            if not legal:
                 keep = self._check_keep(op, action)
             if keep is None or (op[7] and len(keep) == len(self.dice)):  # stop rolling
                 self._stop(op)  # keeping every die is stopping
@@ -311,6 +352,14 @@ class GameState:
         return [self.totals(p)["total"] for p in range(len(self.players))]
 
     # the steps --------------------------------------------------------------
+    def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
+        """The dice after a roll given other than as sorted faces (checked: IllegalActionError)."""
+        n = self.model.n_dice
+        if op[6]:
+            return self._check_roll(n, action)
+        kept = self.kept
+        return self._t.merged(kept, self._check_roll(n - len(kept), action))
+
     def _check_roll(self, m: int, action: Action) -> tuple[int, ...]:
         """The sorted faces of a roll of m dice; or why it is wrong."""
         try:
@@ -340,7 +389,10 @@ class GameState:
         return keep
 
     def _apply_write(self, op: tuple, action: Action) -> None:
-        box = action.box if type(action) is Write else None
+        try:
+            box = action.box
+        except AttributeError:
+            box = None
         player = self.player
         sheet = self.sheets[player]
         plan = self._plan
@@ -376,7 +428,7 @@ class GameState:
         if box in self._write_options():
             return box
         if box not in self.model.boxes:
-            raise IllegalActionError(f"there is no box '{box}'", did_you_mean(box, self.model.boxes))
+            raise IllegalActionError(f"there is no box '{box}'", hint=did_you_mean(box, self.model.boxes))
         if box in self.sheets[self.player]:
             raise IllegalActionError(f"the box '{box}' is already filled")
         raise IllegalActionError(f"the rules do not let these dice go into '{box}' now"
@@ -409,7 +461,7 @@ class GameState:
         runs again while passes are left and some sheet has an open box. A write step with no
         allowed box is skipped (the sheet is full).
         """
-        program = self._t.program
+        program = self._program
         while True:
             op = program[pc]
             code = op[0]
@@ -420,6 +472,9 @@ class GameState:
                 if n < op[2] and not self._full:  # another pass
                     counters[slot] = n
                     if op[4] is not None:
+                        if op[5]:
+                            self.player = 0
+                            self.dice, self.kept, self.roll_number = (), (), 0
                         self._op = op[4]
                         return
                     pc = op[3]
@@ -428,19 +483,30 @@ class GameState:
                     pc += 1
             elif code is _LEAF:
                 self._op = op
-                if op[2] is _WRITE and not self._can_write(op):
-                    pc += 1
-                    continue
+                if op[2] is _WRITE:  # skipped if no box may take the dice
+                    sheet = self.sheets[self.player]
+                    self._options = None
+                    entry = op[10].get(self.dice) if op[10] is not None else None
+                    if entry is not None and entry[0]:  # a static plan
+                        self._plan = plan = entry[1]
+                        if next(filterfalse(sheet.__contains__, plan), None) is None:
+                            pc += 1
+                            continue
+                    elif not self._can_write(op):
+                        pc += 1
+                        continue
                 return
             elif code is _TURNS:
                 counters = self._counters
                 slot = op[1]
                 n = counters[slot] + 1
-                if n < len(self.players) and not self._full:  # the next player's turn
+                if n < self._n_players and not self._full:  # the next player's turn
                     counters[slot] = n
                     self.player = n
                     self.dice, self.kept, self.roll_number = (), (), 0
                     if op[3] is not None:
+                        if op[4]:
+                            self.player = 0
                         self._op = op[3]
                         return
                     pc = op[2]
@@ -550,7 +616,7 @@ class GameState:
         for s in state.sheets:
             for b in s:
                 if b not in model.boxes:
-                    raise SaveFileError(f"{bad}: there is no box '{b}'", did_you_mean(b, model.boxes))
+                    raise SaveFileError(f"{bad}: there is no box '{b}'", hint=did_you_mean(b, model.boxes))
         bonus_ids = {b.id for b in model.bonuses}
         for a in state.awards:
             for b in a:
