@@ -45,7 +45,7 @@ def run(args) -> int:
     lang = pick_language(args.lang)
     view = View(lang)
     if args.resume:
-        if args.model or args.players or args.option or args.seed is not None:
+        if args.model or args.players is not None or args.option or args.seed is not None:
             raise UsageError("--resume continues a saved game as it was; leave out MODEL, --players, --option and --seed")
         _refuse_overwrite(args.log, "--log")
         model, seats = Game.read_header(args.resume)
@@ -56,7 +56,7 @@ def run(args) -> int:
             game.start_log(args.log)
     else:
         model = load_model(args.model or default_model(), parse_options(args.option))
-        seats = parse_players(args.players or default_players(model))
+        seats = parse_players(args.players if args.players is not None else default_players(model))
         if not model.min_players <= len(seats) <= model.max_players:
             raise UsageError(f"{model.name['en']} is for {model.min_players} to {model.max_players} players, "
                              f"not {len(seats)}")

@@ -59,7 +59,7 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
         if verb == "write" and len(words) > 1 and step.can_stop:
             return _stop_and_write(" ".join(words[1:]), state, lang)
         raise IllegalActionError(_("cannot read '{text}' here").format(text=text.strip()),
-                                 _("keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'"))
+                                 hint=_("keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'"))
     if step.kind == "write":
         name = " ".join(words[1:]) if verb == "write" and len(words) > 1 else " ".join(words)
         return [_write(box_from(name, state, lang), state, lang)]
@@ -116,7 +116,7 @@ def _write(box: str, state: GameState, lang: str, choices=None) -> Action:
         raise IllegalActionError(_("{box} is already filled").format(box=name))
     rule = state.step().rule if state.step().kind == "write" else _write_step(state).rule
     raise IllegalActionError(_("the rules do not let these dice go into {box} now").format(box=name),
-                             rule[lang] if rule else None)
+                             hint=rule[lang] if rule else None)
 
 
 def _write_step(state: GameState):
@@ -150,7 +150,7 @@ def box_from(text: str, state: GameState, lang: str) -> str:
         return names[key]
     t = translator(lang)
     raise IllegalActionError(t.gettext("there is no box '{box}'").format(box=text),
-                             _did_you_mean(key, names, state, lang))
+                             hint=_did_you_mean(key, names, state, lang))
 
 
 def _key(name: str) -> str:
