@@ -316,6 +316,8 @@ def replay(path: Path) -> Replay:
 
     at = Pos(str(path), 1, 1)
     header = record(1)
+    if isinstance(header, dict) and "rng" in header and "state" in header:
+        raise SaveFileError("this is a save file, not a log", at, "continue it with rulebook play --resume")
     if not isinstance(header, dict) or header.get("rulebook") != FORMAT:
         raise SaveFileError("not a rulebook log (the first line must be its header)", at)
     model = _model_for(header, at)

@@ -565,6 +565,19 @@ class GameState:
                 break
         return left
 
+    def round(self) -> tuple[int, int]:
+        """(this round, how many rounds), from the innermost repeat around the players' turns.
+
+        (1, 1) when the game is over or the model has no such repeat.
+        """
+        rounds = (1, 1)
+        for frame in self.stack:
+            if frame.step.kind == "each_player":
+                break
+            if frame.step.kind == "repeat":
+                rounds = (frame.iteration + 1, frame.step.times)
+        return rounds
+
     def ranking(self) -> list[tuple[int, str, int]]:
         """(rank, player, total), best first; equal totals share a rank."""
         totals = self.returns()

@@ -290,3 +290,20 @@ def test_the_language_comes_from_the_locale(play, monkeypatch):
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
     code, out, err = play(*PLAYERS, stdin=SCRIPT.read_text())
     assert code == 0 and "1. Bob: 161 Punkte" in out
+
+
+def test_every_play_and_replay_text_is_translated():
+    from babel.messages.extract import extract_from_file
+    from babel.messages.pofile import read_po
+    from rulebook.tools.i18n import LOCALES_DIR
+    tools = Path(__file__).resolve().parents[1] / "tools"
+    ids = {m[1] for name in ("terminal.py", "cmd_play.py", "cmd_replay.py", "moves.py", "hint.py")
+           for m in extract_from_file("python", tools / name)}
+    ids = {i if isinstance(i, str) else i[0] for i in ids}
+    assert len(ids) > 40
+    for lang in ("de", "nl"):
+        with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
+            catalog = read_po(f)
+        missing = sorted(i for i in ids if i not in catalog or not all(
+            catalog[i].string if isinstance(catalog[i].string, tuple) else [catalog[i].string]))
+        assert missing == [], (lang, missing)

@@ -190,3 +190,8 @@ def test_the_undamaged_save_resumes(save, run):
     rest = SCRIPT.read_text().splitlines(keepends=True)[30:]
     code, out, err = run("play", "--resume", str(save), "--lang", "en", stdin="".join(rest))
     assert (code, err) == (0, "") and final_lines(out) == ["1. Bob: 161 points", "2. Ann: 59 points"]
+
+
+def test_a_save_file_is_not_a_log(save, run):
+    code, out, err = run("replay", str(save))
+    assert code == 2 and err == f"{save}:1:1: error: this is a save file, not a log; continue it with rulebook play --resume\n"

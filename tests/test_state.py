@@ -346,3 +346,13 @@ def test_tables_filled_up_front_play_the_same_games(name):
         a = play_out(lazy, ["A", "B"], random.Random(seed))
         b = play_out(eager, ["A", "B"], random.Random(seed))
         assert a.to_json() == b.to_json()
+
+
+def test_the_round_counts_the_passes_around_the_turns(yahtzee):
+    state = GameState(yahtzee, ["Ann", "Bob"])
+    assert state.round() == (1, 13)
+    for _ in range(2):
+        state.apply(Roll((1, 2, 3, 4, 5)))
+        state.apply(Stop())
+        state.apply(Write(next(b for b in yahtzee.boxes if b not in state.sheets[state.player])))
+    assert state.round() == (2, 13) and state.player == 0

@@ -18,6 +18,7 @@ class View:
         self.lang = lang
         self.t = translator(lang)
         self.console = console or Console(highlight=False)
+        self.kept: tuple[int, ...] = ()  # the dice kept before the last roll, shown on the board
 
     def _(self, msg: str, **kw) -> str:
         return self.t.gettext(msg).format(**kw)
@@ -32,6 +33,11 @@ class View:
     # events --------------------------------------------------------------------
     def event(self, ev, state: GameState) -> None:
         """One line for a move as it happens (everyone's rolls, keeps and choices are shown)."""
+        a = ev.action
+        if isinstance(a, Keep):
+            self.kept = a.dice
+        elif isinstance(a, Roll) and len(a.faces) == len(state.dice) or not isinstance(a, Roll):
+            self.kept = ()
         self.console.print(self.describe(ev, state), markup=False)
 
     def describe(self, ev, state: GameState) -> str:
@@ -66,10 +72,17 @@ class View:
         self.console.print(self.sheet(state))
         if state.dice:
             dice = Text(self._("Dice:") + " ")
-            for d in state.dice:
-                dice.append(f" {d} ", style="bold reverse")
+            kept = list(self.kept)
+            for d in state.dice:  # the dice kept from the roll before are marked
+                if d in kept:
+                    kept.remove(d)
+                    dice.append(f"[{d}]", style="bold")
+                else:
+                    dice.append(f" {d} ", style="bold reverse")
                 dice.append(" ")
             dice.append("   " + self._("(positions 1 to {n}, left to right)", n=len(state.dice)), style="dim")
+            if self.kept:
+                dice.append("   " + self._("[ ] kept: {dice}", dice=_dice(self.kept)), style="dim")
             self.console.print(dice)
         step = state.step()
         if step is not None and step.kind == "keep":
@@ -152,10 +165,4 @@ def _dice(dice) -> str:
 
 def round_of(state: GameState) -> tuple[int, int]:
     """(current round, number of rounds) from the repeat around the players' turns."""
-    rounds = (1, 1)
-    for frame in state.stack:
-        if frame.step.kind == "each_player":
-            break
-        if frame.step.kind == "repeat":
-            rounds = (frame.iteration + 1, frame.step.times)
-    return rounds
+    return state.round()
