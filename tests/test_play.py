@@ -307,3 +307,14 @@ def test_every_play_and_replay_text_is_translated():
         missing = sorted(i for i in ids if i not in catalog or not all(
             catalog[i].string if isinstance(catalog[i].string, tuple) else [catalog[i].string]))
         assert missing == [], (lang, missing)
+
+
+def test_a_resumed_game_goes_on_writing_its_log(play, tmp_path):
+    save, log = tmp_path / "s.json", tmp_path / "g.jsonl"
+    lines = script_lines()
+    code, _, _ = play(*PLAYERS, "--log", str(log), "--save", str(save), stdin="".join(lines[:40]))
+    assert code == 2
+    code, out, err = play("--resume", str(save), stdin="".join(lines[40:]))
+    assert (code, err) == (0, "") and ranking(out) == FINAL
+    code, summary, _ = play_replay(log)
+    assert code == 0 and [t["total"] for t in summary["totals"]] == [59, 161]
