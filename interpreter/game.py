@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .actions import Action, Roll, Stop, Keep, Write, parse_action
+from .actions import Action, Roll, Write, parse_action
 from .errors import IllegalActionError, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from .loader import load_model
 from .model import Model

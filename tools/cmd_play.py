@@ -1,7 +1,6 @@
 """Play a game in the terminal: humans, random, greedy and optimal computer players."""
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
