@@ -8,7 +8,7 @@ install:
 	$(PIP) install -e '.[test]'
 
 play: install
-	rulebook play
+	$(PYTHON) -m rulebook.interpreter play
 
 test: install
 	$(PYTHON) -m pytest -q

@@ -13,18 +13,22 @@ from .i18n import pick_language
 from .moves import parse_move
 from .terminal import View
 
-DEFAULT_PLAYERS = "you:human,cpu:optimal"
+DEFAULT_PLAYERS = "Player:human,Computer:optimal"
 
 
-def default_players(model) -> str:
-    """You against the optimal computer player, or the greedy one where the model cannot be solved."""
+def default_players(model, lang: str = "en") -> str:
+    """You against the optimal computer player (the greedy one where the model cannot be solved),
+    named in the player's language."""
     from ..interpreter.abstraction import NotSolvable
     from ..interpreter.solver import Space
+    from .i18n import translator
+    _ = translator(lang).gettext
     try:
         Space(model)
+        bot = "optimal"
     except NotSolvable:
-        return "you:human,cpu:greedy"
-    return DEFAULT_PLAYERS
+        bot = "greedy"
+    return f"{_('Player')}:human,{_('Computer')}:{bot}"
 
 
 def add_arguments(p) -> None:
@@ -55,7 +59,7 @@ def run(args) -> int:
             game.start_log(args.log)
     else:
         model = load_model(args.model or default_model(), parse_options(args.option))
-        seats = parse_players(args.players if args.players is not None else default_players(model))
+        seats = parse_players(args.players if args.players is not None else default_players(model, lang))
         if not model.min_players <= len(seats) <= model.max_players:
             raise UsageError(f"{model.name['en']} is for {model.min_players} to {model.max_players} players, "
                              f"not {len(seats)}")

@@ -9,8 +9,11 @@ def hint_bot(state: GameState) -> tuple[PlannerBot, bool]:
     """The optimal bot where the model can be solved, else the greedy one; (bot, is_optimal)."""
     from ..interpreter.errors import RulebookError
     try:
-        from ..interpreter.solver import OptimalBot
-        return OptimalBot(state.model), True
+        from ..interpreter.solver import OptimalBot, Space
+        from .progress import progress_bar
+        Space(state.model)  # refuses an unsolvable model before any work
+        with progress_bar("…") as update:
+            return OptimalBot(state.model, update), True
     except (ImportError, RulebookError):
         return GreedyBot(), False
 
