@@ -237,15 +237,20 @@ def _read_save(path: Path) -> dict:
     return data
 
 
-def _read_json(path: Path, what: str):
+def _read_text(path: Path, what: str) -> str:
+    """A save or log file's text; SaveFileError saying why it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SaveFileError(f"no such {what}: {path}") from None
     except IsADirectoryError:
         raise SaveFileError(f"{path} is a directory, not a {what}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveFileError(f"cannot read the {what} ({exc.__class__.__name__})", Pos(str(path), 1, 1)) from None
+
+
+def _read_json(path: Path, what: str):
+    text = _read_text(path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -297,14 +302,7 @@ class Replay:
 
 def replay(path: Path) -> Replay:
     """Re-run a log; SaveFileError at the line (and column) where it does not fit its model."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        raise SaveFileError(f"no such log file: {path}") from None
-    except IsADirectoryError:
-        raise SaveFileError(f"{path} is a directory, not a log file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"cannot read the log ({exc.__class__.__name__})", Pos(str(path), 1, 1)) from None
+    lines = _read_text(path, "log file").splitlines()
     if not lines:
         raise SaveFileError("the log is empty", Pos(str(path), 1, 1))
 
