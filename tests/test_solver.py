@@ -127,3 +127,16 @@ def test_roll_dependent_simulation_agrees_with_the_solver():
     seats = [Seat("cpu", "optimal")]
     (s,) = summarize(model, seats, run_games(model, seats, 200, seed=3))
     assert abs(s.mean - solved(model)[1].expected_score) < 3 * s.stderr
+
+
+def test_too_large_state_spaces_are_refused_with_an_estimate(tmp_path):
+    """Doubling Yatzy's sheet (30 boxes) would need 2^30 × 64 states: refused at once, with the number."""
+    import yaml
+    from rulebook.interpreter.loader import RULES_DIR, load_source
+    data = yaml.safe_load((RULES_DIR / "yatzy.yaml").read_text(encoding="utf-8"))
+    for section in data["sections"]:
+        section["boxes"] += [{**b, "id": b["id"] + "_again"} for b in section["boxes"]]
+    data["flow"]["times"] = 30
+    model = load_source(yaml.safe_dump(data, allow_unicode=True), "big.yaml")
+    with pytest.raises(NotSolvable, match=r"68,719,476,736 states"):
+        Space(model)
