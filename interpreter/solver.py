@@ -28,6 +28,7 @@ from .turn import turn_tables
 
 VERSION = 1
 MAX_STATES = 20_000_000
+SECONDS_PER_STATE = 8.5e-6  # measured: 536,448 Yahtzee states in about 4.5 s on 2 cores
 CHUNK = 12_000  # states per batch when computing write values
 TURN_CHUNK = 256  # states per batch in the within-turn dynamic programming
 
@@ -61,9 +62,10 @@ class Space:
         self.radix = [int(np.prod(self.sizes[i + 1:])) for i in range(len(self.sizes))]
         estimate = (1 << self.n) * self.F
         if estimate > MAX_STATES:
-            raise NotSolvable(f"the solver would need up to {estimate:,} states ({self.n} boxes × {self.F} feature "
-                              f"values; about {estimate * 8 / 2**30:.1f} GB and far more than minutes); "
-                              f"the limit is {MAX_STATES:,}", model.flow.pos)
+            hours = estimate * SECONDS_PER_STATE / 3600
+            raise NotSolvable(f"the solver would need up to {estimate:,} states ({self.n} boxes, {self.F} values of "
+                              f"the tracked sheet quantities): about {estimate * 8 / 2**30:,.0f} GB and "
+                              f"{hours:,.0f} hours; the limit is {MAX_STATES:,} states", model.flow.pos)
         self.tt = turn_tables(model.n_dice, model.faces)
         self.explorer = Explorer(model, self.feats)
         self.section_bits = {s.id: sum(self.bit[b] for b in s.boxes) for s in model.sections}
