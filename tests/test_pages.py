@@ -539,13 +539,14 @@ def test_build_site_is_pure_and_deterministic():
     assert a == b and set(a) == {"index.html", "yahtzee.nl.html", "yahtzee.nl.svg", "yahtzee.yaml", "static/rulebook.css"}
 
 
-def test_every_bundled_page_in_three_seconds(tmp_path):
-    """The issue's budget (benchmarks/bench_pages.py measures it in detail): all models × languages ≤ 3 s."""
-    import time
-    started = time.perf_counter()
+def test_every_bundled_page_is_built(tmp_path):
+    """Every model × language gets its page and diagram (the 3 s budget lives in benchmarks/bench_pages.py)."""
     files = pages.build_site([load_model(n) for n in bundled_models()], LANGUAGES)
     pages.write_site(files, tmp_path)
-    assert time.perf_counter() - started <= 3.0
+    for name in bundled_models():
+        for lang in LANGUAGES:
+            assert (tmp_path / f"{name}.{lang}.html").stat().st_size > 5000
+            assert (tmp_path / f"{name}.{lang}.svg").read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg"))
 
 
 def test_facts_follow_the_model_text():
