@@ -99,12 +99,3 @@ def test_choices_show_every_open_category():
 def test_examples_score_their_box():
     for box in MODEL.boxes.values():
         assert SCORER.points(box.id, box.example) > 0, box.id
-
-
-def test_texts_in_every_language():
-    for lang in ("en", "de", "nl"):
-        assert MODEL.tagline[lang] and MODEL.objective[lang]
-        for box in MODEL.boxes.values():
-            assert box.name[lang] and box.rule[lang]
-        for step in MODEL.flow.walk():
-            assert step.name[lang]
