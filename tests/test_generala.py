@@ -139,6 +139,45 @@ def test_examples_score_their_box():
         assert SCORER.points(box.id, box.example, sheet, roll_number=2) > 0, box.id
 
 
+def test_write_rule_names_the_served_bonus():
+    write = next(s for s in MODEL.flow.walk() if s.kind == "write")
+    assert "5 more" in write.rule["en"] and "5 Punkte mehr" in write.rule["de"]
+
+
+# by_option with a true/false option (the loader reads the cases "true" and "false") ------------
+
+_MINI = """
+rulebook: 1
+id: mini
+name: {en: M, de: M, nl: M}
+players: {min: 1, max: 2}
+dice: {count: 2, faces: 6}
+options:
+  flag: {name: {en: F, de: F, nl: F}, default: false}
+  points: {name: {en: P, de: P, nl: P}, default: 3}
+sections:
+  - id: s
+    name: {en: S, de: S, nl: S}
+    boxes:
+      - id: b
+        name: {en: B, de: B, nl: B}
+        score: sum(dice)
+        rule: RULE
+flow:
+  id: game
+  kind: repeat
+  times: 1
+  name: {en: G, de: G, nl: G}
+  steps:
+    - id: turn
+      kind: each_player
+      name: {en: T, de: T, nl: T}
+      steps:
+        - {id: roll, kind: roll, dice: all, name: {en: R, de: R, nl: R}}
+        - {id: write, kind: write, name: {en: W, de: W, nl: W}}
+"""
+
+
 def _mini(rule: str, options=None):
     return load_source(_MINI.replace("RULE", rule), "mini.yaml", options)
 
