@@ -94,14 +94,16 @@ def _refuse_overwrite(path: Path | None, flag: str, advice: str = "; choose anot
 
 def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
     line_no = 0
+    redraw = True  # the board is drawn again only when the position changed, so hints and errors stay in view
     while True:
         for _ in game.run_bots():
             pass
         if game.state.is_terminal():
             view.final(game.state)
             return 0
-        if interactive:
+        if interactive and redraw:
             view.board(game.state)
+        redraw = False
         prompt = view._("{player}, your move (help for help): ", player=game.state.players[game.state.player])
         try:
             text = input(prompt) if interactive else sys.stdin.readline()
@@ -133,6 +135,7 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
                 return 0
             for action in move:
                 game.apply(action)
+            redraw = True
         except IllegalActionError as exc:
             if not interactive:
                 raise IllegalActionError(exc.message, Pos("stdin", line_no, 1), exc.hint) from None
