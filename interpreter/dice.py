@@ -62,9 +62,3 @@ def sub_multisets(m: Multiset) -> set[Multiset]:
     for choice in product(*(range(c + 1) for _, c in counts)):
         result.add(tuple(f for (f, _), k in zip(counts, choice) for _ in range(k)))
     return result
-
-
-def is_sub_multiset(small: Multiset, big: Multiset) -> bool:
-    """Whether every die of `small` can be taken from `big`."""
-    need, have = Counter(small), Counter(big)
-    return all(have[f] >= c for f, c in need.items())

@@ -103,10 +103,6 @@ class Game:
         """The pending roll, drawn from the game's RNG."""
         return self.state.sample_chance(self.rng)
 
-    def waiting_for_human(self) -> bool:
-        p = self.state.current_player()
-        return p >= 0 and p not in self.bots
-
     def apply(self, action: Action) -> Event:
         """Apply an action for whoever is due; logs and tells listeners."""
         state = self.state

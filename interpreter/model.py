@@ -106,12 +106,5 @@ class Model:
     hash: str = ""
     definitions: dict[str, Compiled] = field(default_factory=dict, repr=False)
 
-    @property
-    def box_ids(self) -> tuple[str, ...]:
-        return tuple(self.boxes)
-
-    def section_of(self, box: str) -> Section:
-        return next(s for s in self.sections if box in s.boxes)
-
     def step(self, step_id: str) -> Step:
         return next(s for s in self.flow.walk() if s.id == step_id)

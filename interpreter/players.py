@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -29,9 +29,6 @@ class RandomBot:
 
     def choose(self, state: GameState) -> Action:
         return self.rng.choice(state.legal_actions())
-
-
-WriteValue = Callable[[GameState, np.ndarray], np.ndarray]
 
 
 class PlannerBot:

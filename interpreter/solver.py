@@ -160,7 +160,6 @@ class Space:
             if kind == "filled":
                 a = (masks & self.bit[name]) != 0
             elif kind == "open":
-                bits = self.section_bits[name]
                 a = np.zeros(len(masks), dtype=np.int64)
                 for b in self.model.sections[[s.id for s in self.model.sections].index(name)].boxes:
                     a += (masks & self.bit[b]) == 0
@@ -493,9 +492,3 @@ class OptimalBot(PlannerBot):
 
     def roll_dependent(self, state: GameState) -> bool:
         return self.space.roll_dependent
-
-    def expected_final(self, state: GameState) -> float:
-        """The expected final score of the current player from the start of their turn."""
-        masks, feats = self.space.encode(state.sheets[state.player])
-        idx = self.space.index(masks, feats)[0]
-        return float(self.table.values[idx]) + state.totals(state.player)["total"]

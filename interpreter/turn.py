@@ -80,7 +80,7 @@ class TurnTables:
             acc *= 1.0 / self.faces
         return A
 
-    def best_subkeep(self, keep_values: np.ndarray, in_place: bool = False) -> np.ndarray:
+    def best_subkeep(self, keep_values: np.ndarray) -> np.ndarray:
         """For every keep k (rows): the best value over all keeps contained in k, k included.
 
         Arrays are (K, S): one row per keep, one column per state, so gathers copy whole rows.

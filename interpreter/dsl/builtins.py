@@ -31,10 +31,6 @@ def _longest_run(values: tuple[int, ...]) -> int:
     return best
 
 
-def _faces_with(counts: tuple[int, ...], n: int) -> tuple[int, ...]:
-    return tuple(face for face, c in enumerate(counts, start=1) if c >= n)
-
-
 PURE: list[Builtin] = [
     Builtin("sum", ("list",), "number", lambda xs: sum(xs), "The total of a list of numbers.", "sum(dice)"),
     Builtin("len", ("list",), "number", lambda xs: len(xs), "How many items a list has.", "len(distinct(dice))"),
