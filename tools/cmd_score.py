@@ -42,7 +42,7 @@ def parse_sheet(text: str, model) -> dict[str, int]:
 
 
 def run(args) -> int:
-    from .i18n import pick_language
+    from .i18n import pick_language, translator
     model = load_model(args.model, parse_options(args.option))
     dice = parse_dice(args.dice)
     sheet = parse_sheet(args.sheet, model)
@@ -57,13 +57,14 @@ def run(args) -> int:
     from rich.console import Console
     from rich.table import Table
     lang = pick_language(args.lang)
+    _ = translator(lang).gettext
     table = Table(title=f"{model.name[lang]}: {' '.join(map(str, dice))}")
-    table.add_column("box")
-    table.add_column("points", justify="right")
-    table.add_column("bonus", justify="right")
+    table.add_column(_("Box"))
+    table.add_column(_("Points"), justify="right")
+    table.add_column(_("Write bonus"), justify="right")
     for c in choices:
         table.add_row(model.boxes[c.box].name[lang], str(c.points), str(c.bonus) if c.bonus else "")
     if not choices:
-        table.add_row("(no open box may take these dice)", "", "")
+        table.add_row(_("(no open box may take these dice)"), "", "")
     Console().print(table)
     return 0
