@@ -9,7 +9,7 @@ from ..interpreter.game import parse_players
 from ..interpreter.loader import load_model
 from ..interpreter.simulate import run_games, summarize
 from .cli import add_option_argument, parse_options
-from .i18n import pick_language
+from .i18n import number, percent, pick_language, translator
 from .progress import progress_bar
 
 
@@ -54,20 +54,24 @@ def run(args) -> int:
         print(json.dumps({"games": args.games, "seed": args.seed, "players": [s.__dict__ for s in summary]}, indent=1))
         return 0
     lang = pick_language(args.lang)
+    _ = translator(lang).gettext
     from rich.console import Console
     from rich.table import Table
     console = Console(highlight=False)
     for s in summary:
-        console.rule(f"{s.player} ({s.kind}): {s.games} games")
-        console.print(f"mean {s.mean:.2f} ± {s.stderr:.2f} (standard error), standard deviation {s.stdev:.2f}")
-        console.print("percentiles: " + ", ".join(f"{k} {v:.0f}" for k, v in s.percentiles.items()))
+        console.rule(_("{player} ({kind}): {games} games").format(player=s.player, kind=s.kind, games=s.games))
+        console.print(_("mean {mean} ± {stderr} (standard error), standard deviation {stdev}").format(
+            mean=number(s.mean, lang, 2), stderr=number(s.stderr, lang, 2), stdev=number(s.stdev, lang, 2)))
+        console.print(_("percentiles: {values}").format(
+            values=", ".join(f"{k} {number(v, lang)}" for k, v in s.percentiles.items())))
         if len(summary) > 1:
-            console.print(f"wins (shared included): {s.wins} ({s.wins / s.games:.1%})")
-        table = Table("box", "scored 0", show_edge=False)
+            console.print(_("wins (shared included): {wins} ({share})").format(wins=s.wins, share=percent(s.wins / s.games, lang)))
+        table = Table(_("Box"), _("scored 0"), show_edge=False)
         for box, rate in s.zero_rate.items():
-            table.add_row(model.boxes[box].name[lang], f"{rate:.1%}")
+            table.add_row(model.boxes[box].name[lang], percent(rate, lang))
         for bonus, rate in s.bonus_rate.items():
             name = next(b.name[lang] for b in model.bonuses if b.id == bonus)
-            table.add_row(name, f"earned in {rate:.1%} (mean {s.bonus_mean[bonus]:.2f})")
+            table.add_row(name, _("earned in {share} (mean {mean})").format(
+                share=percent(rate, lang), mean=number(s.bonus_mean[bonus], lang, 2)))
         console.print(table)
     return 0

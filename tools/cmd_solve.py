@@ -7,7 +7,7 @@ import time
 from ..interpreter.loader import load_model
 from ..interpreter.solver import cache_path, load_or_solve, Space
 from .cli import add_option_argument, parse_options
-from .i18n import pick_language
+from .i18n import number, pick_language, translator
 from .progress import progress_bar
 
 
@@ -31,11 +31,14 @@ def run(args) -> int:
                           "seconds": round(seconds, 3), "solve_seconds": round(table.seconds, 3)}))
         return 0
     lang = pick_language(args.lang)
-    opts = ", ".join(f"{k}={v}" for k, v in model.option_values.items())
-    print(f"{model.name[lang]} ({opts or 'no options'})")
-    print(f"expected score with optimal play: {table.expected_score:.4f}")
-    print(f"states: {table.states:,}; solved in {table.seconds:.1f} s"
-          + ("" if abs(seconds - table.seconds) < 0.5 else f" (read from the cache in {seconds:.2f} s)"))
+    _ = translator(lang).gettext
+    opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in model.option_values.items())
+    print(f"{model.name[lang]} ({opts or _('no options')})")
+    print(_("expected score with optimal play: {score}").format(score=number(table.expected_score, lang, 4)))
+    line = _("states: {states}; solved in {seconds} s").format(states=number(table.states, lang), seconds=number(table.seconds, lang, 1))
+    if abs(seconds - table.seconds) >= 0.5:
+        line += " " + _("(read from the cache in {seconds} s)").format(seconds=number(seconds, lang, 2))
+    print(line)
     if not args.no_cache:
-        print(f"table: {cache_path(model)}")
+        print(_("table: {path}").format(path=cache_path(model)))
     return 0

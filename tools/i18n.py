@@ -56,3 +56,16 @@ def translator(lang: str) -> NullTranslations:
     write_mo(buf, catalog)
     buf.seek(0)
     return Translations(buf, domain=DOMAIN)
+
+
+def number(value: float, lang: str, decimals: int = 0) -> str:
+    """A number as people write it in `lang` (4,096.5 / 4.096,5), with a fixed number of decimals."""
+    from babel.numbers import format_decimal
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=lang)
+
+
+def percent(share: float, lang: str) -> str:
+    """A share as a percentage with one decimal (12.5% / 12,5 %)."""
+    from babel.numbers import format_percent
+    return format_percent(share, format="#,##0.0%", locale=lang)
