@@ -57,7 +57,8 @@ def turn_shape(model: Model) -> int:
         if step.kind == "repeat" and any(s is turn for s in step.walk()):
             rounds *= step.times
     if rounds < len(model.boxes):
-        raise NotSolvable(f"the game has {rounds} rounds but {len(model.boxes)} boxes; the solver needs a round per box",
+        raise NotSolvable(f"the game has {rounds} round{'s' * (rounds != 1)} but {len(model.boxes)} boxes; "
+                          f"the solver needs a round per box",
                           model.flow.pos)
     if model.end_if is not None:
         raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
