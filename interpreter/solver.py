@@ -78,6 +78,9 @@ class Space:
         self.write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._trees()
+        # per box: the features that writing it changes (position, feature), and those it leaves alone
+        self.moving = {b: [(i, ft) for i, ft in enumerate(self.feats) if self._moves(b, ft)] for b in self.boxes}
+        self.staying = {b: [i for i, ft in enumerate(self.feats) if not self._moves(b, ft)] for b in self.boxes}
         self._domains: dict[int, list[list[int]]] = {}
         self._feature_bits = 0
         for f in self.feats:
@@ -105,6 +108,12 @@ class Space:
             self.trees[rn] = (points, legal, bonus, plain)
         self.possible_points = {b: sorted({v for t in self.trees[rn][0][b] for rn in self.roll_numbers for v in t.values()})
                                 for b in self.boxes}
+
+    def _moves(self, box: str, ft: Feature) -> bool:
+        """Whether writing `box` can change the feature."""
+        if ft.kind == "total":
+            return bool(self.bit[box] & self.section_bits[ft.name])
+        return ft.name == box
 
     def _at(self, roll_number: int | None):
         """The trees for writing after the given roll of a turn (default: the last roll)."""
@@ -214,14 +223,9 @@ class Space:
         points, legal = all_points[box], all_legal[box]
         bonus = all_bonus[box]  # per roll: one tree per write bonus
         base_next = (m | self.bit[box]) * self.F
-        same = np.zeros(len(m), dtype=np.int64)
-        moving = []  # (feature position, feature) that writing this box changes
-        for i, ft in enumerate(self.feats):
-            if (ft.kind == "total" and self.bit[box] & self.section_bits[ft.name]) or (ft.kind == "equals" and ft.name == box):
-                moving.append((i, ft))
-            else:
-                same += f[:, i] * self.radix[i]
-        base_next += same
+        moving = self.moving[box]
+        for i in self.staying[box]:
+            base_next = base_next + f[:, i] * self.radix[i]
 
         def future(p):
             """V of the next sheet for `p` points (a number, or an array over the states)."""
@@ -275,14 +279,8 @@ class Space:
 
     def box_row(self, mask: int, fvals: list[int], V: np.ndarray, box: str, roll_number: int | None = None) -> np.ndarray:
         """(R,) value of writing each roll into `box` for one state: `box_values` in plain numbers."""
-        bit = self.bit[box]
-        base = (mask | bit) * self.F
-        moving = []
-        for i, ft in enumerate(self.feats):
-            if (ft.kind == "total" and bit & self.section_bits[ft.name]) or (ft.kind == "equals" and ft.name == box):
-                moving.append((i, ft))
-            else:
-                base += fvals[i] * self.radix[i]
+        base = (mask | self.bit[box]) * self.F + sum(fvals[i] * self.radix[i] for i in self.staying[box])
+        moving = self.moving[box]
 
         def index(p: int) -> int:
             idx = base
