@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rulebook.interpreter import bundled_models, load_model
 from rulebook.interpreter.model import LANGUAGES
-from rulebook.tools import pages
+from rulebook.tools.documents import pages
 
 TARGET = 3.0  # seconds for every bundled model × 3 languages
 

@@ -16,7 +16,7 @@ from .actions import Action, Roll, Write, parse_action
 from .errors import IllegalActionError, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from .loader import load_model
 from .model import Model
-from .players import BOTS, make_bot
+from .bots import BOTS, make_bot
 from .state import CHANCE, GameState
 
 FORMAT = 1

@@ -12,7 +12,6 @@ from typing import Protocol
 import numpy as np
 
 from .actions import Action, Keep, Stop, Write
-from .errors import UsageError
 from .state import GameState
 from .turn import turn_tables
 
@@ -123,18 +122,6 @@ def max_rerolls(model) -> int:
     return max(0, rolls(turn) - 1)
 
 
-class GreedyBot(PlannerBot):
-    """Maximizes this turn's points and bonus; the future sheet does not count."""
-
-    def write_table(self, state: GameState, roll_number: int | None = None):
-        from .abstraction import NotSolvable
-        try:
-            from .solver import greedy_table
-            return greedy_table(state, roll_number)
-        except NotSolvable:
-            return immediate_table(state, roll_number)
-
-
 def _reads_roll_number(model) -> bool:
     from .abstraction import scoring_expressions
     return any("turn" in c.deps for _, c in scoring_expressions(model))
@@ -153,18 +140,3 @@ def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[l
         for c in scorer.choices(dice, sheet, roll_number or max_rerolls(model) + 1, step):
             table[open_boxes.index(c.box), r] = c.points + c.bonus
     return open_boxes, table
-
-
-BOTS = {"random", "greedy", "optimal"}
-
-
-def make_bot(kind: str, model, rng: random.Random, options=None):
-    """A computer player by name."""
-    if kind == "random":
-        return RandomBot(rng)
-    if kind == "greedy":
-        return GreedyBot()
-    if kind == "optimal":
-        from .solver import OptimalBot
-        return OptimalBot(model)
-    raise UsageError(f"unknown player kind '{kind}'", f"choose human, {', '.join(sorted(BOTS))}")

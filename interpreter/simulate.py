@@ -8,7 +8,7 @@ from typing import Callable
 
 from .game import Seat
 from .model import Model
-from .players import make_bot
+from .bots import make_bot
 from .state import CHANCE, GameState
 from .actions import Roll
 

@@ -1,4 +1,4 @@
-"""`tools/describe.py`: the one definition of each step kind, in words, in three languages."""
+"""`tools/documents/describe.py`: the one definition of each step kind, in words, in three languages."""
 import re
 import subprocess
 from pathlib import Path
@@ -9,7 +9,7 @@ from rulebook.interpreter import load_model
 from rulebook.interpreter.errors import UsageError
 from rulebook.interpreter.loader import bundled_models, schema
 from rulebook.interpreter.model import LANGUAGES
-from rulebook.tools.describe import (ROLE_STYLES, STEP_KINDS, bound_text, choice_text, edge_text, end_text,
+from rulebook.tools.documents.describe import (ROLE_STYLES, STEP_KINDS, bound_text, choice_text, edge_text, end_text,
                                      kind_of, number_words, phrase, step_label, step_sentence, times_words,
                                      who_text)
 
@@ -238,6 +238,6 @@ def test_every_bundled_model_is_described_in_every_language(name):
 
 def test_describe_names_no_game():
     found = subprocess.run(["grep", "-niE", "yahtzee|yatzy|yacht|generala|joker|full.?house|straight",
-                            "tools/describe.py", "tools/diagram.py", "tools/cmd_diagram.py"],
+                            "tools/documents/describe.py", "tools/documents/diagram.py", "tools/commands/diagram.py"],
                            cwd=ROOT, capture_output=True, text=True)
     assert found.stdout == ""

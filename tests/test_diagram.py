@@ -11,9 +11,9 @@ from conftest import require_tool
 from rulebook.interpreter import load_model
 from rulebook.interpreter.loader import bundled_models
 from rulebook.interpreter.model import LANGUAGES
-from rulebook.tools import describe
-from rulebook.tools.describe import ROLE_STYLES, bound_text, choice_text, end_text, who_text
-from rulebook.tools.diagram import diagram, flow_diagram, scoring_diagram
+from rulebook.tools.documents import describe
+from rulebook.tools.documents.describe import ROLE_STYLES, bound_text, choice_text, end_text, who_text
+from rulebook.tools.documents.diagram import diagram, flow_diagram, scoring_diagram
 
 ROOT = Path(__file__).resolve().parent.parent
 YAHTZEE = (ROOT / "rules" / "yahtzee.yaml").read_text(encoding="utf-8")
@@ -425,7 +425,7 @@ def test_cli_usage_errors(cli, tmp_path):
 
 def test_without_dot_the_dot_file_is_written(tmp_path, cli, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    monkeypatch.setattr("rulebook.tools.cmd_diagram.shutil.which", lambda name: None)
+    monkeypatch.setattr("rulebook.tools.commands.diagram.shutil.which", lambda name: None)
     code, out, err = cli("diagram", "yahtzee", "--lang", "nl", "--format", "dot", "-o", str(tmp_path / "a.dot"))
     assert code == 0 and (tmp_path / "a.dot").read_text(encoding="utf-8").startswith("digraph")
     assert err.count("\n") == 1 and "install graphviz" in err

@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from rulebook.interpreter import bundled_models, load_model
 from rulebook.interpreter.model import LANGUAGES
 from rulebook.interpreter.scoring import Scorer
-from rulebook.tools import pages
+from rulebook.tools.documents import pages
 from rulebook.tools.i18n import LOCALES_DIR
 
 # Names and words that are written the same in English, German and Dutch, so they may stand in any
@@ -440,7 +440,7 @@ def test_no_english_in_german_and_dutch_pages(name, lang):
 
 def test_leak_check_catches_seed_002(monkeypatch):
     """The failure of seed 002 (English step texts on the Dutch page) is caught."""
-    from rulebook.tools import describe
+    from rulebook.tools.documents import describe
     real = describe.step_sentence
     monkeypatch.setattr(describe, "step_sentence", lambda step, model, lang: real(step, model, "en"))
     model = load_model("yahtzee")
@@ -452,9 +452,9 @@ def test_leak_check_catches_seed_002(monkeypatch):
 def test_catalogs_translate_every_page_text():
     """Each message of the templates and pages.py has a German and a Dutch translation with the same placeholders."""
     from babel.messages.extract import extract_from_dir
-    root = Path(pages.__file__).resolve().parent.parent
-    method_map = [("tools/pages.py", "python"), ("tools/templates/**.j2", "jinja2")]
-    options = {"tools/templates/**.j2": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
+    root = Path(pages.__file__).resolve().parents[2]
+    method_map = [("tools/documents/pages.py", "python"), ("tools/documents/templates/**.j2", "jinja2")]
+    options = {"tools/documents/templates/**.j2": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
     found = {m[2] if isinstance(m[2], str) else m[2][0]
              for m in extract_from_dir(root, method_map, options, keywords={"_": None, "n_": (1, 2)})}
     found.discard("")

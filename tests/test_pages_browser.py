@@ -14,7 +14,7 @@ from conftest import require_tool
 
 from rulebook.interpreter import bundled_models, load_model
 from rulebook.interpreter.model import LANGUAGES
-from rulebook.tools import pages
+from rulebook.tools.documents import pages
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -17,10 +17,10 @@ from rulebook.interpreter import load_model
 from rulebook.interpreter.actions import Keep, Stop, Write
 from rulebook.interpreter.errors import IllegalActionError
 from rulebook.interpreter.game import Game, Seat, parse_players
-from rulebook.tools import cmd_play
+from rulebook.tools.commands import play as cmd_play
 from rulebook.tools.cli import main
-from rulebook.tools.moves import parse_move
-from rulebook.tools.terminal import View
+from rulebook.tools.terminal.moves import parse_move
+from rulebook.tools.terminal.view import View
 
 DATA = Path(__file__).resolve().parent / "data"
 SCRIPT = DATA / "yahtzee_2p.moves"
@@ -297,7 +297,7 @@ def test_every_play_and_replay_text_is_translated():
     from babel.messages.pofile import read_po
     from rulebook.tools.i18n import LOCALES_DIR
     tools = Path(__file__).resolve().parents[1] / "tools"
-    ids = {m[1] for name in ("terminal.py", "cmd_play.py", "cmd_replay.py", "moves.py", "hint.py")
+    ids = {m[1] for name in ("terminal/view.py", "commands/play.py", "commands/replay.py", "terminal/moves.py", "terminal/hint.py")
            for m in extract_from_file("python", tools / name)}
     ids = {i if isinstance(i, str) else i[0] for i in ids}
     assert len(ids) > 40

@@ -96,8 +96,8 @@ def test_yacht_optimum():
 
 @pytest.mark.slow
 def test_hint_agrees_with_the_solver():
-    from rulebook.tools.hint import hint_lines
-    from rulebook.tools.terminal import View
+    from rulebook.tools.terminal.hint import hint_lines
+    from rulebook.tools.terminal.view import View
     model = load_model("yahtzee", {"joker": "free"})
     game = Game(model, [Seat("me", "human")], seed=11)
     game.advance()

@@ -36,32 +36,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text)
             continue
         try:
-            mod = importlib.import_module(f"{__package__}.cmd_{module}")
+            mod = importlib.import_module(f"{__package__}.commands.{module}")
         except ModuleNotFoundError as exc:
-            if exc.name and exc.name.endswith(f"cmd_{module}"):
+            if exc.name and exc.name.endswith(f"commands.{module}"):
                 continue  # not built yet
             raise
         p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().splitlines()[0])
         mod.add_arguments(p)
         p.set_defaults(run=mod.run)
     return parser
-
-
-def add_option_argument(p: argparse.ArgumentParser) -> None:
-    """The --option name=value flag shared by every command that loads a model."""
-    p.add_argument("--option", "-O", action="append", default=[], metavar="NAME=VALUE",
-                   help="choose a rule variant (repeatable)")
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    from ..interpreter.errors import UsageError
-    out = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--option needs NAME=VALUE, not '{pair}'")
-        out[name.strip()] = value.strip()
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

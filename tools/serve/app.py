@@ -119,7 +119,7 @@ def game_card(model: Model, lang: str) -> dict[str, Any]:
             "players": players, "rules": f"/rules/{model.id}/{lang}", "diagram": f"/rules/{model.id}.{lang}.svg"}
 
 
-# the rule pages (tools/pages.py), built once on first use ---------------------------------------
+# the rule pages (tools/documents/pages.py), built once on first use ---------------------------------------
 
 class RuleSite:
     def __init__(self, tables: Tables):
@@ -131,7 +131,7 @@ class RuleSite:
     def files(self) -> dict[str, str]:
         with self._lock:
             if self._files is None:
-                from .. import pages
+                from ..documents import pages
                 models = [self.tables.model(name) for name in bundled_models()]
                 self._files = pages.build_site(models, LANGUAGES, "html")
             return self._files

@@ -27,9 +27,9 @@ from ...interpreter.errors import IllegalActionError, RulebookError, UsageError
 from ...interpreter.game import Game, Seat
 from ...interpreter.loader import bundled_models, load_model
 from ...interpreter.model import Model
-from ...interpreter.players import BOTS, GreedyBot
+from ...interpreter.bots import BOTS, GreedyBot
 from ...interpreter.state import CHANCE, TERMINAL, GameState
-from ..terminal import round_of
+from ..terminal.view import round_of
 from .hub import Hub
 from .store import Store
 

@@ -5,10 +5,10 @@ move is not allowed in their own language.
 """
 from __future__ import annotations
 
-from ..interpreter.actions import Action, Keep, Stop, Write
-from ..interpreter.errors import IllegalActionError, did_you_mean
-from ..interpreter.state import GameState
-from .i18n import translator
+from ...interpreter.actions import Action, Keep, Stop, Write
+from ...interpreter.errors import IllegalActionError, did_you_mean
+from ...interpreter.state import GameState
+from ..i18n import translator
 
 COMMANDS = {"help", "?", "hint", "quit", "sheet"}
 # the words for each move, in every language (English works everywhere)

@@ -27,8 +27,8 @@ from math import prod
 
 import jinja2
 
-from ..interpreter.errors import UsageError
-from ..interpreter.model import LANGUAGES, Model, Step
+from ...interpreter.errors import UsageError
+from ...interpreter.model import LANGUAGES, Model, Step
 
 # numbers in words -----------------------------------------------------------------------------
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 import time
 
-from ..interpreter.loader import load_model
-from ..interpreter.solver import cache_path, load_or_solve, Space
-from .cli import add_option_argument, parse_options
-from .i18n import number, pick_language, translator
-from .progress import progress_bar
+from ...interpreter.loader import load_model
+from ...interpreter.solver import cache_path, load_or_solve, Space
+from .options import add_option_argument, parse_options
+from ..i18n import number, pick_language, translator
+from ..progress import progress_bar
 
 
 def add_arguments(p) -> None:

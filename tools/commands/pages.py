@@ -4,10 +4,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ..interpreter.errors import UsageError
-from ..interpreter.loader import load_model
-from ..interpreter.model import LANGUAGES
-from .cli import add_option_argument, parse_options
+from ...interpreter.errors import UsageError
+from ...interpreter.loader import load_model
+from ...interpreter.model import LANGUAGES
+from .options import add_option_argument, parse_options
 
 
 def add_arguments(p) -> None:
@@ -20,8 +20,8 @@ def add_arguments(p) -> None:
 
 def load_models(names: list[str], options: dict[str, str]):
     """Each model with the options it knows; an option no model knows is an error."""
-    from ..interpreter.loader import resolve
-    from ..interpreter.yamlsource import load_yaml
+    from ...interpreter.loader import resolve
+    from ...interpreter.yamlsource import load_yaml
     models = []
     used: set[str] = set()
     for name in names:
@@ -45,7 +45,7 @@ def _option_names(data) -> set[str]:
 
 
 def run(args) -> int:
-    from .pages import build_site, write_site
+    from ..documents.pages import build_site, write_site
     started = time.perf_counter()
     langs = [x.strip() for x in args.lang.split(",") if x.strip()]
     models = load_models(args.models, parse_options(args.option))

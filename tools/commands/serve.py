@@ -5,7 +5,7 @@ import ipaddress
 import sys
 from pathlib import Path
 
-from ..interpreter.errors import UsageError
+from ...interpreter.errors import UsageError
 
 
 def default_db() -> Path:
@@ -28,7 +28,7 @@ def run(args) -> int:
         import uvicorn
     except ImportError:
         raise UsageError("rulebook serve needs uvicorn and starlette", "pip install 'rulebook' again, or pip install uvicorn starlette websockets") from None
-    from .serve import create_app
+    from ..serve import create_app
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be from 0 to 65535, not {args.port}")

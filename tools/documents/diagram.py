@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 import graphviz
 
-from ..interpreter.errors import RulebookError
-from ..interpreter.model import Model, Step
-from ..interpreter.scoring import Scorer
+from ...interpreter.errors import RulebookError
+from ...interpreter.model import Model, Step
+from ...interpreter.scoring import Scorer
 from .describe import (ROLE_STYLES, edge_text, end_text, kind_of, phrase, step_label)
 
 FONT = "Helvetica,Arial,sans-serif"

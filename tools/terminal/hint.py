@@ -1,16 +1,17 @@
 """`hint` while playing: what the strongest available computer player would do, and why."""
 from __future__ import annotations
 
-from ..interpreter.players import GreedyBot, PlannerBot
-from ..interpreter.state import GameState
+from ...interpreter.bots import GreedyBot
+from ...interpreter.players import PlannerBot
+from ...interpreter.state import GameState
 
 
 def hint_bot(state: GameState) -> tuple[PlannerBot, bool]:
     """The optimal bot where the model can be solved, else the greedy one; (bot, is_optimal)."""
-    from ..interpreter.errors import RulebookError
+    from ...interpreter.errors import RulebookError
     try:
-        from ..interpreter.solver import OptimalBot, Space
-        from .progress import progress_bar
+        from ...interpreter.solver import OptimalBot, Space
+        from ..progress import progress_bar
         Space(state.model)  # refuses an unsolvable model before any work
         with progress_bar("…") as update:
             return OptimalBot(state.model, update), True

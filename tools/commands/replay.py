@@ -10,10 +10,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..interpreter.game import replay
-from ..interpreter.state import GameState
-from .i18n import pick_language
-from .terminal import View
+from ...interpreter.game import replay
+from ...interpreter.state import GameState
+from ..i18n import pick_language
+from ..terminal.view import View
 
 
 def add_arguments(p) -> None:

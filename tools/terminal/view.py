@@ -5,10 +5,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter.actions import Keep, Roll, Stop, Write
-from ..interpreter.errors import RulebookError
-from ..interpreter.state import GameState
-from .i18n import translator
+from ...interpreter.actions import Keep, Roll, Stop, Write
+from ...interpreter.errors import RulebookError
+from ...interpreter.state import GameState
+from ..i18n import translator
 
 
 class View:

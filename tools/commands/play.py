@@ -5,13 +5,13 @@ import random
 import sys
 from pathlib import Path
 
-from ..interpreter.errors import IllegalActionError, Pos, SaveFileError, UsageError
-from ..interpreter.game import Game, parse_players
-from ..interpreter.loader import default_model, load_model
-from .cli import add_option_argument, parse_options
-from .i18n import pick_language
-from .moves import parse_move
-from .terminal import View
+from ...interpreter.errors import IllegalActionError, Pos, SaveFileError, UsageError
+from ...interpreter.game import Game, parse_players
+from ...interpreter.loader import default_model, load_model
+from .options import add_option_argument, parse_options
+from ..i18n import pick_language
+from ..terminal.moves import parse_move
+from ..terminal.view import View
 
 DEFAULT_PLAYERS = "Player:human,Computer:optimal"
 
@@ -19,9 +19,9 @@ DEFAULT_PLAYERS = "Player:human,Computer:optimal"
 def default_players(model, lang: str = "en") -> str:
     """You against the optimal computer player (the greedy one where the model cannot be solved),
     named in the player's language."""
-    from ..interpreter.abstraction import NotSolvable
-    from ..interpreter.solver import Space
-    from .i18n import translator
+    from ...interpreter.abstraction import NotSolvable
+    from ...interpreter.solver import Space
+    from ..i18n import translator
     _ = translator(lang).gettext
     try:
         Space(model)
@@ -81,8 +81,8 @@ def run(args) -> int:
 def _study(model, seats, view: View) -> None:
     """Solve the model before an optimal computer player needs it, with a progress bar."""
     if any(s.kind == "optimal" for s in seats):
-        from ..interpreter.solver import solved
-        from .progress import progress_bar
+        from ...interpreter.solver import solved
+        from ..progress import progress_bar
         with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
             solved(model, update)
 
@@ -143,7 +143,7 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
 
 
 def _hint(game: Game, view: View) -> None:
-    from .hint import hint_lines
+    from ..terminal.hint import hint_lines
     for line in hint_lines(game.state, view):
         view.console.print(line)
 

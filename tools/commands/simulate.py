@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..interpreter.errors import UsageError
-from ..interpreter.game import parse_players
-from ..interpreter.loader import load_model
-from ..interpreter.simulate import run_games, summarize
-from .cli import add_option_argument, parse_options
-from .i18n import number, percent, pick_language, translator
-from .progress import progress_bar
+from ...interpreter.errors import UsageError
+from ...interpreter.game import parse_players
+from ...interpreter.loader import load_model
+from ...interpreter.simulate import run_games, summarize
+from .options import add_option_argument, parse_options
+from ..i18n import number, percent, pick_language, translator
+from ..progress import progress_bar
 
 
 def add_arguments(p) -> None:
@@ -39,14 +39,14 @@ def run(args) -> int:
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise UsageError(f"--plot writes SVG; name the file *.svg, not '{args.plot.name}'")
     if any(s.kind == "optimal" for s in seats):
-        from ..interpreter.solver import solved
+        from ...interpreter.solver import solved
         with progress_bar("solving") as update:
             solved(model, update)
     with progress_bar(f"{args.games} games") as update:
         results = run_games(model, seats, args.games, args.seed, args.jobs, update)
     summary = summarize(model, seats, results)
     if args.plot:
-        from .histogram import histogram_svg
+        from ..documents.histogram import histogram_svg
         lang = pick_language(args.lang)
         series = {f"{s.name} ({s.kind})": [r.totals[i] for r in results] for i, s in enumerate(seats)}
         args.plot.write_text(histogram_svg(series, f"{model.name[lang]}: {args.games} games"), encoding="utf-8")

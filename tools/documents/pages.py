@@ -21,11 +21,11 @@ from typing import Any, Iterable
 import jinja2
 from markupsafe import Markup, escape
 
-from ..interpreter.errors import UsageError
-from ..interpreter.loader import bundled_models
-from ..interpreter.model import LANGUAGES, Model, Step
-from ..interpreter.scoring import Scorer
-from .i18n import translator
+from ...interpreter.errors import UsageError
+from ...interpreter.loader import bundled_models
+from ...interpreter.model import LANGUAGES, Model, Step
+from ...interpreter.scoring import Scorer
+from ..i18n import translator
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES_DIR = HERE / "templates"

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 
-from ..interpreter.errors import UsageError, did_you_mean
-from ..interpreter.loader import load_model
-from ..interpreter.scoring import Scorer
-from .cli import add_option_argument, parse_options
+from ...interpreter.errors import UsageError, did_you_mean
+from ...interpreter.loader import load_model
+from ...interpreter.scoring import Scorer
+from .options import add_option_argument, parse_options
 
 
 def add_arguments(p) -> None:
@@ -42,7 +42,7 @@ def parse_sheet(text: str, model) -> dict[str, int]:
 
 
 def run(args) -> int:
-    from .i18n import pick_language, translator
+    from ..i18n import pick_language, translator
     model = load_model(args.model, parse_options(args.option))
     dice = parse_dice(args.dice)
     sheet = parse_sheet(args.sheet, model)

@@ -5,9 +5,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..interpreter.errors import UsageError
-from ..interpreter.loader import load_model
-from .cli import add_option_argument, parse_options
+from ...interpreter.errors import UsageError
+from ...interpreter.loader import load_model
+from .options import add_option_argument, parse_options
 
 FORMATS = ("svg", "png", "dot")
 INSTALL_HINT = ("install graphviz to draw it (apt install graphviz, brew install graphviz, "
@@ -37,8 +37,8 @@ def output_format(fmt: str | None, output: str | None) -> str:
 
 
 def run(args) -> int:
-    from .diagram import diagram
-    from .i18n import pick_language
+    from ..documents.diagram import diagram
+    from ..i18n import pick_language
     lang = pick_language(args.lang)
     fmt = output_format(args.format, args.output)
     if args.output == "-" and fmt == "png":

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import sys
 
-from ..interpreter.errors import ErrorList, RulebookError
-from ..interpreter.loader import load_model
-from .cli import add_option_argument, parse_options
+from ...interpreter.errors import ErrorList, RulebookError
+from ...interpreter.loader import load_model
+from .options import add_option_argument, parse_options
 
 
 def add_arguments(p) -> None:

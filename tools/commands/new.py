@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..interpreter.errors import RulebookError, UsageError
-from ..interpreter.loader import SCHEMA_PATH, load_source, resolve
+from ...interpreter.errors import RulebookError, UsageError
+from ...interpreter.loader import SCHEMA_PATH, load_source, resolve
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 

@@ -1,0 +1,1 @@
+"""One module per `rulebook` command, each with `add_arguments(parser)` and `run(args)`."""

@@ -1,0 +1,1 @@
+"""What rulebook writes for readers: step descriptions, rule diagrams, rule pages and plots."""

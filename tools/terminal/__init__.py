@@ -1,0 +1,1 @@
+"""The game in a terminal: the board, what people type, and hints."""
