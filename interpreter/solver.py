@@ -20,13 +20,14 @@ import numpy as np
 from .abstraction import (SENTINEL, Explorer, Feature, NotSolvable, Tree, features, scoring_expressions,
                           turn_can_stop, turn_shape)
 from .dsl.compiler import Context
+from . import tablefile
 from .errors import RulebookError
 from .model import Model
 from .players import PlannerBot
 from .state import GameState
 from .turn import turn_tables
 
-VERSION = 1
+VERSION = 2  # part of the cache key: bump when the meaning of a table's entries changes
 MAX_STATES = 20_000_000
 SECONDS_PER_STATE = 8.5e-6  # measured: 536,448 states in about 4.5 s on 2 cores
 CHUNK = 12_000  # states per batch when computing write values
@@ -367,10 +368,10 @@ class _PlainRows:
         self.refused = self.rows[[not legal[r].value for r in plain]] if plain else self.rows
 
 
-def solve(model: Model, progress: Callable[[int, int], None] | None = None) -> Table:
+def solve(model: Model, progress: Callable[[int, int], None] | None = None, space: "Space | None" = None) -> Table:
     """Backward induction over every reachable turn-start state."""
     start = time.perf_counter()
-    space = Space(model)
+    space = space or Space(model)
     V = np.full((1 << space.n) * space.F, np.nan)
     total_states = 0
     for k in range(space.n, -1, -1):
@@ -413,31 +414,60 @@ def cache_key(model: Model) -> str:
 
 
 def cache_path(model: Model) -> Path:
-    return cache_dir() / f"{model.id}-{cache_key(model)}.npz"
+    """The table's `.npy` file (its header is the `.json` beside it)."""
+    return cache_dir() / f"{model.id}-{cache_key(model)}.npy"
+
+
+def _options(model: Model) -> dict:
+    return json.loads(json.dumps(model.option_values, sort_keys=True))
+
+
+def load_cached(model: Model, space: "Space") -> Table:
+    """The cached table if every check passes (`tablefile.check`); BadTable saying why otherwise."""
+    path = cache_path(model)
+    values, head = tablefile.check(path, model.hash, _options(model), ((1 << space.n) * space.F,))
+    feats = [Feature(**f) for f in head.features]
+    if feats != space.feats:
+        raise tablefile.BadTable(f"{path.name} tracks other sheet quantities than the model needs")
+    return Table(values, feats, head.states, head.seconds)
+
+
+def store(model: Model, table: Table) -> None:
+    """Write a solved table and its header into the cache (quietly skipped if the disk refuses)."""
+    finite, _ = tablefile.count_finite(table.values)
+    head = tablefile.Header(model=model.id, model_hash=model.hash, options=_options(model),
+                            shape=list(table.values.shape), dtype=tablefile.DTYPE.str, states=table.states,
+                            finite=finite, digest=tablefile.digest(table.values), seconds=table.seconds,
+                            features=[f.__dict__ for f in table.features])
+    try:
+        tablefile.write(cache_path(model), table.values, head)
+    except OSError:
+        pass  # no cache, no harm
 
 
 def load_or_solve(model: Model, progress: Callable[[int, int], None] | None = None,
-                  use_cache: bool = True) -> Table:
-    """The solved table, from the disk cache when it is there; computed and stored otherwise."""
-    path = cache_path(model)
-    if use_cache and path.exists():
+                  use_cache: bool = True, warn: Callable[[str], None] | None = None,
+                  space: "Space | None" = None) -> Table:
+    """The solved table, from the disk cache when it passes its checks; computed and stored otherwise.
+
+    A cache file that fails a check is never used: `warn` gets one line saying why, and the table
+    is solved again and the file replaced.
+    """
+    space = space or Space(model)
+    if use_cache and (cache_path(model).exists() or tablefile.header_path(cache_path(model)).exists()):
         try:
-            with np.load(path) as data:
-                meta = json.loads(str(data["meta"]))
-                return Table(data["values"], [Feature(**f) for f in meta["features"]], meta["states"], meta["seconds"])
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged cache file is recomputed
-    table = solve(model, progress)
+            return load_cached(model, space)
+        except tablefile.BadTable as bad:
+            (warn or _stderr)(f"{cache_path(model).parent}/{bad}; solving again")
+    table = solve(model, progress, space=space)
     if use_cache:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            meta = {"features": [f.__dict__ for f in table.features], "states": table.states, "seconds": table.seconds}
-            tmp = path.with_name(path.stem + ".tmp.npz")
-            np.savez(tmp, values=table.values, meta=json.dumps(meta))
-            tmp.replace(path)
-        except OSError:
-            pass  # no cache, no harm
+        store(model, table)
     return table
+
+
+def _stderr(line: str) -> None:
+    import sys
+    print(f"warning: {line}", file=sys.stderr)
 
 
 # the optimal bot ----------------------------------------------------------------------------
@@ -450,7 +480,7 @@ def solved(model: Model, progress=None) -> tuple[Space, Table]:
     key = cache_key(model)
     if key not in _SPACES:
         space = Space(model)
-        _SPACES[key] = (space, load_or_solve(model, progress))
+        _SPACES[key] = (space, load_or_solve(model, progress, space=space))
     return _SPACES[key]
 
 

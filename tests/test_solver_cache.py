@@ -1,0 +1,121 @@
+"""A cached table is used only when it is this model's, whole and unchanged; otherwise it is rebuilt."""
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter import tablefile
+from rulebook.interpreter.solver import Space, cache_path, load_cached, load_or_solve
+
+YACHT = 166.955068
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def solve_and_warnings(model):
+    lines = []
+    table = load_or_solve(model, warn=lines.append)
+    return table, lines
+
+
+def test_a_good_table_is_read_back_without_solving(cache, monkeypatch):
+    model = load_model("yacht")
+    first, lines = solve_and_warnings(model)
+    assert lines == [] and cache_path(model).exists()
+    from rulebook.interpreter import solver
+    monkeypatch.setattr(solver, "solve", lambda *a, **k: pytest.fail("solved again"))
+    again, lines = solve_and_warnings(model)
+    assert lines == [] and again.expected_score == pytest.approx(YACHT, abs=1e-6)
+    assert isinstance(again.values, np.memmap)  # read as a memory map, not copied
+
+
+def test_edited_values_are_refused_and_rebuilt(cache):
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    values = np.load(cache_path(model), mmap_mode="r+")
+    values[0] = 999.0
+    values.flush()
+    del values
+    with pytest.raises(tablefile.BadTable, match="digest"):
+        load_cached(model, Space(model))
+    table, lines = solve_and_warnings(model)
+    assert len(lines) == 1 and "digest" in lines[0] and lines[0].endswith("solving again")
+    assert table.expected_score == pytest.approx(YACHT, abs=1e-6)
+    assert load_cached(model, Space(model)).expected_score == pytest.approx(YACHT, abs=1e-6)  # replaced
+
+
+def test_an_infinite_value_is_refused(cache):
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    values = np.load(cache_path(model), mmap_mode="r+")
+    values[-1] = np.inf
+    values.flush()
+    del values
+    with pytest.raises(tablefile.BadTable, match="infinities"):
+        load_cached(model, Space(model))
+
+
+def test_a_truncated_file_is_refused_and_rebuilt(cache):
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    path = cache_path(model)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(tablefile.BadTable, match="cannot be read"):
+        load_cached(model, Space(model))
+    table, lines = solve_and_warnings(model)
+    assert len(lines) == 1 and table.expected_score == pytest.approx(YACHT, abs=1e-6)
+
+
+def test_a_wrong_shape_is_refused(cache):
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    path = cache_path(model)
+    np.save(path, np.zeros(10))  # header still claims the real shape
+    with pytest.raises(tablefile.BadTable, match="holds <f8 \\(10,\\)"):
+        load_cached(model, Space(model))
+    head = json.loads(tablefile.header_path(path).read_text())
+    head["shape"] = [10]
+    tablefile.header_path(path).write_text(json.dumps(head))
+    with pytest.raises(tablefile.BadTable, match="the model needs"):
+        load_cached(model, Space(model))
+    np.save(path, np.zeros((4096,), dtype=np.float32))
+    head["shape"] = [4096]
+    tablefile.header_path(path).write_text(json.dumps(head))
+    with pytest.raises(tablefile.BadTable, match="<f4"):
+        load_cached(model, Space(model))
+
+
+def test_a_foreign_table_is_refused(cache):
+    """Another model's (or other options') table copied under this model's name is not used."""
+    yacht, generala = load_model("yacht"), load_model("generala", {"served_generala_wins": "false"})
+    solve_and_warnings(yacht)
+    target = cache_path(generala)
+    shutil.copy(cache_path(yacht), target)
+    shutil.copy(tablefile.header_path(cache_path(yacht)), tablefile.header_path(target))
+    with pytest.raises(tablefile.BadTable, match="another model"):
+        load_cached(generala, Space(generala))
+    cache_path(generala).write_bytes(b"not a table at all")
+    tablefile.header_path(target).write_text("{}")
+    with pytest.raises(tablefile.BadTable, match="format"):
+        load_cached(generala, Space(generala))
+    tablefile.header_path(target).unlink()
+    with pytest.raises(tablefile.BadTable, match="missing"):
+        load_cached(generala, Space(generala))
+
+
+def test_an_old_format_header_is_refused(cache):
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    hp = tablefile.header_path(cache_path(model))
+    head = json.loads(hp.read_text())
+    head["format"] = 1
+    hp.write_text(json.dumps(head))
+    with pytest.raises(tablefile.BadTable, match="format 1"):
+        load_cached(model, Space(model))
