@@ -67,6 +67,6 @@ def test_solve_cli_json(cli, monkeypatch, tmp_path):
     code, out, _ = cli("solve", "yacht", "--json")
     data = json.loads(out)
     assert code == 0 and data["expected_score"] == pytest.approx(166.955068) and data["states"] == 4096
-    assert list(tmp_path.glob("yacht-*.npz"))
+    assert list(tmp_path.glob("yacht-*.npy")) and list(tmp_path.glob("yacht-*.json"))
     code, _, err = cli("solve", "generala")
     assert code == 2 and "end_if" in err
