@@ -21,6 +21,7 @@ bench: install
 catalogs: install
 	pybabel extract -F babel.cfg -k _ -k n_:1,2 --no-location --sort-output --project rulebook \
 	  --copyright-holder "rulebook contributors" -o tools/locales/rulebook.pot .
+	$(PYTHON) -m rulebook.tools.i18n_extract tools/locales/rulebook.pot
 	pybabel update -i tools/locales/rulebook.pot -d tools/locales -D rulebook \
 	  --no-fuzzy-matching --ignore-obsolete --width 100
 

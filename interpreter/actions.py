@@ -66,5 +66,5 @@ def parse_action(text: str) -> Action:
             return Roll(tuple(sorted(int(x) for x in rest)))
     except ValueError:
         pass
-    raise IllegalActionError(f"cannot read the move '{text.strip()}'",
-                             hint="moves look like 'keep 2 2 4', 'keep none', 'stop' or 'write BOX'")
+    raise IllegalActionError("cannot read the move '{move}'",
+                             hint="moves look like 'keep 2 2 4', 'keep none', 'stop' or 'write BOX'", move=text.strip())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from .abstraction import NotSolvable
-from .errors import UsageError
+from .errors import Message, UsageError
 from .players import PlannerBot, RandomBot, immediate_table
 from .solver import OptimalBot, greedy_table
 from .state import GameState
@@ -37,4 +37,5 @@ def make_bot(kind: str, model, rng: random.Random, options=None):
         return GreedyBot()
     if kind == "optimal":
         return OptimalBot(model)
-    raise UsageError(f"unknown player kind '{kind}'", f"choose human, {', '.join(sorted(BOTS))}")
+    raise UsageError("unknown player kind '{kind}'", Message("choose human, {kinds}", {"kinds": ", ".join(sorted(BOTS))}),
+                     kind=kind)

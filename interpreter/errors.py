@@ -1,9 +1,62 @@
-"""One error type for everything a user can get wrong, each carrying where it happened."""
+"""One error type for everything a user can get wrong, each carrying where it happened.
+
+Messages are English templates with named placeholders (`"there is no box '{box}'"`, box="x"),
+so the tools can print them in the user's language: `error.render(gettext)` looks the template
+up in a catalog and fills in the placeholders afterwards. `str(error)` is the English line.
+"""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+Gettext = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Message:
+    """An English template with named `{placeholders}` and their values, translated when shown.
+
+    A value may itself be a `Message` (it is translated too) or a model text (a dict of language →
+    text: shown in the language rendered); anything else is shown as `str()`.
+    """
+
+    text: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def render(self, gettext: Gettext = _same, lang: str = "en") -> str:
+        template = gettext(self.text) if self.text else self.text
+        if not self.params:
+            return template
+        values = {k: _value(v, gettext, lang) for k, v in self.params.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):  # a broken translation: fall back to English
+            return self.text.format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _value(value: Any, gettext: Gettext, lang: str) -> Any:
+    if isinstance(value, Message):
+        return value.render(gettext, lang)
+    if isinstance(value, dict) and "en" in value:
+        return value.get(lang) or value["en"]
+    return value
+
+
+def as_message(text: str | Message | None, params: dict[str, Any] | None = None) -> Message | None:
+    """`text` as a Message (None stays None)."""
+    if text is None:
+        return None
+    if isinstance(text, Message):
+        return Message(text.text, {**text.params, **params}) if params else text
+    return Message(text, dict(params or {}))
 
 
 @dataclass(frozen=True)
@@ -18,19 +71,41 @@ class Pos:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-class RulebookError(Exception):
-    """Base of every error shown to a user: one line, `file:line:col: error: message`."""
+ERROR_LABEL = Message("error:")  # after `file:line:col: `; translated like every message
 
-    def __init__(self, message: str, pos: Pos | None = None, hint: str | None = None):
-        super().__init__(message)
-        self.message = message
+
+class RulebookError(Exception):
+    """Base of every error shown to a user: one line, `file:line:col: error: message; hint`.
+
+    `message` is an English template whose `{placeholders}` are filled from `params`, e.g.
+    `UsageError("--games must be at least {least}", least=1)`; `hint` is a template or a `Message`.
+    """
+
+    def __init__(self, message: str | Message, pos: Pos | None = None, hint: str | Message | None = None,
+                 **params: Any):
+        self.msg = as_message(message, params)
+        self.hint_msg = as_message(hint)
+        super().__init__(self.msg.render())
         self.pos = pos
-        self.hint = hint
+
+    @property
+    def message(self) -> str:
+        """The message in English."""
+        return self.msg.render()
+
+    @property
+    def hint(self) -> str | None:
+        """The hint in English (None without one)."""
+        return self.hint_msg.render() if self.hint_msg else None
+
+    def render(self, gettext: Gettext = _same, lang: str = "en") -> str:
+        """The whole line, its words looked up with `gettext` (English without), model texts in `lang`."""
+        where = f"{self.pos}: " if self.pos else "rulebook: "
+        hint = f"; {self.hint_msg.render(gettext, lang)}" if self.hint_msg else ""
+        return f"{where}{ERROR_LABEL.render(gettext)} {self.msg.render(gettext, lang)}{hint}"
 
     def __str__(self) -> str:
-        where = f"{self.pos}: " if self.pos else "rulebook: "
-        hint = f"; {self.hint}" if self.hint else ""
-        return f"{where}error: {self.message}{hint}"
+        return self.render()
 
 
 class ModelError(RulebookError):
@@ -48,18 +123,18 @@ class IllegalActionError(RulebookError, ValueError):
 class UsageError(RulebookError):
     """A command line that cannot be carried out (bad option value, bad player spec …)."""
 
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message, None, hint)
+    def __init__(self, message: str | Message, hint: str | Message | None = None, **params: Any):
+        super().__init__(message, None, hint, **params)
 
 
 class SaveFileError(RulebookError):
     """A log or save file that is corrupt or does not fit its model."""
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+def did_you_mean(word: str, choices: Iterable[str]) -> Message | None:
     """A `did you mean 'x'?` hint for the closest of `choices`, or None."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    return Message("did you mean '{word}'?", {"word": close[0]}) if close else None
 
 
 class ErrorList(RulebookError):
@@ -69,5 +144,5 @@ class ErrorList(RulebookError):
         super().__init__("\n".join(str(e) for e in errors))
         self.errors = errors
 
-    def __str__(self) -> str:
-        return "\n".join(str(e) for e in self.errors)
+    def render(self, gettext: Gettext = _same, lang: str = "en") -> str:
+        return "\n".join(e.render(gettext, lang) for e in self.errors)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .actions import Action, Roll, Write, parse_action
-from .errors import IllegalActionError, ModelError, Pos, SaveFileError, UsageError, did_you_mean
+from .errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from .loader import load_model
 from .model import Model
 from .bots import BOTS, make_bot
@@ -33,16 +33,17 @@ def parse_players(spec: str) -> list[Seat]:
     seats = []
     for part in [p.strip() for p in spec.split(",")]:
         if not part:
-            raise UsageError(f"--players has an empty entry: '{spec}'")
+            raise UsageError("--players has an empty entry: '{spec}'", spec=spec)
         name, sep, kind = part.rpartition(":")
         if not sep:
             name, kind = (part, "human") if part not in BOTS | {"human"} else (part, part)
         kind = kind.strip().lower()
         if kind not in BOTS | {"human"}:
-            raise UsageError(f"unknown player kind '{kind}' in --players",
-                             did_you_mean(kind, sorted(BOTS | {"human"})) or "kinds: human, random, greedy, optimal")
+            raise UsageError("unknown player kind '{kind}' in --players",
+                             did_you_mean(kind, sorted(BOTS | {"human"})) or "kinds: human, random, greedy, optimal",
+                             kind=kind)
         if not name.strip():
-            raise UsageError(f"a player in --players needs a name: '{part}'")
+            raise UsageError("a player in --players needs a name: '{part}'", part=part)
         seats.append(Seat(name.strip(), kind))
     return _distinct_names(seats)
 
@@ -148,7 +149,7 @@ class Game:
         try:
             path.write_text(json.dumps(header) + "\n", encoding="utf-8")
         except OSError as exc:
-            raise UsageError(f"cannot write the log {path}: {exc.strerror or exc}") from None
+            raise UsageError("cannot write the log {path}: {reason}", path=path, reason=exc.strerror or exc) from None
         self.log_path = path
 
     def _log(self, record: dict[str, Any]) -> None:
@@ -166,7 +167,7 @@ class Game:
             tmp.write_text(json.dumps(data), encoding="utf-8")
             os.replace(tmp, path)  # never leave a half-written save
         except OSError as exc:
-            raise UsageError(f"cannot write the save file {path}: {exc.strerror or exc}") from None
+            raise UsageError("cannot write the save file {path}: {reason}", path=path, reason=exc.strerror or exc) from None
 
     @staticmethod
     def read_header(path: Path) -> tuple[Model, list[Seat]]:
@@ -195,7 +196,7 @@ class Game:
         try:
             game.state = GameState.from_json(model, data["state"])
         except SaveFileError as exc:
-            raise SaveFileError(exc.message, where, exc.hint) from None
+            raise SaveFileError(exc.msg, where, exc.hint_msg) from None
         if game.state.players != [s.name for s in seats]:
             raise SaveFileError("the saved game's players do not match its header", where)
         log = data.get("log")
@@ -210,7 +211,7 @@ def _bot(kind: str, model: Model, rng: random.Random):
     try:
         return make_bot(kind, model, rng)
     except ImportError:
-        raise UsageError(f"the '{kind}' computer player is not available") from None
+        raise UsageError("the '{kind}' computer player is not available", kind=kind) from None
 
 
 def _rng_to_json(state) -> list:
@@ -233,16 +234,29 @@ def _read_save(path: Path) -> dict:
     return data
 
 
+# Whole sentences for each kind of file (a placeholder for the kind would not decline in German).
+_TEXTS = {
+    "save file": {"missing": Message("no such save file: {path}"),
+                  "folder": Message("{path} is a folder, not a save file"),
+                  "unreadable": Message("cannot read the save file ({reason})"),
+                  "json": Message("the save file is not valid JSON ({reason})")},
+    "log file": {"missing": Message("no such log file: {path}"),
+                 "folder": Message("{path} is a folder, not a log file"),
+                 "unreadable": Message("cannot read the log file ({reason})"),
+                 "json": Message("the log file is not valid JSON ({reason})")},
+}
+
+
 def _read_text(path: Path, what: str) -> str:
     """A save or log file's text; SaveFileError saying why it cannot be read."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SaveFileError(f"no such {what}: {path}") from None
+        raise SaveFileError(_TEXTS[what]["missing"], path=path) from None
     except IsADirectoryError:
-        raise SaveFileError(f"{path} is a directory, not a {what}") from None
+        raise SaveFileError(_TEXTS[what]["folder"], path=path) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"cannot read the {what} ({exc.__class__.__name__})", Pos(str(path), 1, 1)) from None
+        raise SaveFileError(_TEXTS[what]["unreadable"], Pos(str(path), 1, 1), reason=exc.__class__.__name__) from None
 
 
 def _read_json(path: Path, what: str):
@@ -250,7 +264,7 @@ def _read_json(path: Path, what: str):
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveFileError(f"the {what} is not valid JSON ({exc.msg})", Pos(str(path), exc.lineno, exc.colno)) from None
+        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), exc.lineno, exc.colno), reason=exc.msg) from None
 
 
 def _model_for(header: dict, where: Pos) -> Model:
@@ -265,10 +279,10 @@ def _model_for(header: dict, where: Pos) -> Model:
         model = load_model(name if Path(name).is_file() else header["model"],
                            {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()})
     except (UsageError, ModelError) as exc:
-        raise SaveFileError(f"the game's model cannot be loaded: {exc.message}", where, exc.hint) from None
+        raise SaveFileError("the game's model cannot be loaded: {reason}", where, exc.hint_msg, reason=exc.msg) from None
     if header.get("model_hash") not in (None, model.hash):
-        raise SaveFileError(f"the model {model.path} has changed since this game was played "
-                            f"(hash {header.get('model_hash')}, now {model.hash})", where)
+        raise SaveFileError("the model {path} has changed since this game was played (hash {old}, now {new})",
+                            where, path=model.path, old=header.get("model_hash"), new=model.hash)
     return model
 
 
@@ -281,7 +295,7 @@ def _seats_from(header: dict, where: Pos) -> list[Seat]:
         raise SaveFileError("the header lists no players", where)
     for s in seats:
         if s.kind not in BOTS | {"human"}:
-            raise SaveFileError(f"unknown player kind '{s.kind}'", where)
+            raise SaveFileError("unknown player kind '{kind}'", where, kind=s.kind)
     return seats
 
 
@@ -306,7 +320,7 @@ def replay(path: Path) -> Replay:
         try:
             return json.loads(lines[n - 1])
         except json.JSONDecodeError as exc:
-            raise SaveFileError(f"not valid JSON ({exc.msg})", Pos(str(path), n, exc.colno)) from None
+            raise SaveFileError("not valid JSON ({reason})", Pos(str(path), n, exc.colno), reason=exc.msg) from None
 
     at = Pos(str(path), 1, 1)
     header = record(1)
@@ -321,7 +335,7 @@ def replay(path: Path) -> Replay:
         if "start" in header:
             state = GameState.from_json(model, header["start"])
     except (SaveFileError, IllegalActionError) as exc:
-        raise SaveFileError(exc.message, at, exc.hint) from None
+        raise SaveFileError(exc.msg, at, exc.hint_msg) from None
     if state.players != [s.name for s in seats]:
         raise SaveFileError("the header's start position has other players", at)
     moves = 0
@@ -335,17 +349,17 @@ def replay(path: Path) -> Replay:
         if state.is_terminal():
             raise SaveFileError("the game was already over", at)
         if rec.get("player") != state.player:
-            raise SaveFileError(f"it is {state.players[state.player]}'s move (player {state.player}), "
-                                f"not player {rec.get('player')}'s", at)
+            raise SaveFileError("it is {name}'s move (player {player}), not player {other}'s", at,
+                                name=state.players[state.player], player=state.player, other=rec.get("player"))
         player = state.player
         try:
             action = parse_action(rec["move"])
             state.apply(action)
         except IllegalActionError as exc:
-            raise SaveFileError(exc.message, at, exc.hint) from None
+            raise SaveFileError(exc.msg, at, exc.hint_msg) from None
         if isinstance(action, Write) and "points" in rec and state.sheets[player][action.box] != rec["points"]:
-            raise SaveFileError(f"the log says {rec['points']} points in {action.box}, "
-                                f"the model gives {state.sheets[player][action.box]}", at)
+            raise SaveFileError("the log says {points} points in {box}, the model gives {model_points}", at,
+                                points=rec["points"], box=action.box, model_points=state.sheets[player][action.box])
         moves += 1
     seed = header.get("seed")
     return Replay(model, seats, seed if isinstance(seed, int) and not isinstance(seed, bool) else None, state, moves)

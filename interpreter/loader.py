@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 
 from .dsl.compiler import Compiled, Compiler, Context, Scope
-from .errors import ErrorList, ModelError, Pos, RulebookError, UsageError, did_you_mean
+from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
 from .model import LANGUAGES, Bonus, Box, Model, Option, Section, Step
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
@@ -47,13 +47,13 @@ def resolve(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.exists() or "/" in name_or_path:
         if not path.exists():
-            raise UsageError(f"no such model file: {name_or_path}")
+            raise UsageError("no such model file: {path}", path=name_or_path)
         return path
     bundled = bundled_models()
     if name_or_path in bundled:
         return bundled[name_or_path]
-    raise UsageError(f"unknown model '{name_or_path}'", did_you_mean(name_or_path, bundled)
-                     or f"bundled models: {', '.join(bundled)}")
+    raise UsageError("unknown model '{name}'", did_you_mean(name_or_path, bundled)
+                     or Message("bundled models: {names}", {"names": ", ".join(bundled)}), name=name_or_path)
 
 
 @lru_cache(maxsize=1)
@@ -314,8 +314,9 @@ class _Builder:
         values = {k: o.default for k, o in options.items()}
         for key, raw in self.chosen.items():
             if key not in options:
-                raise UsageError(f"unknown option '{key}'", did_you_mean(key, options)
-                                 or (f"options: {', '.join(options)}" if options else "this game has no options"))
+                raise UsageError("unknown option '{option}'", did_you_mean(key, options)
+                                 or (Message("options: {names}", {"names": ", ".join(options)}) if options
+                                     else "this game has no options"), option=key)
             values[key] = parse_option_value(options[key], raw)
         return values
 
@@ -463,17 +464,18 @@ def parse_option_value(option: Option, raw: Any) -> Any:
             return True
         if str(raw).lower() in ("false", "no", "off", "0"):
             return False
-        raise UsageError(f"option '{option.id}' is true or false, not '{raw}'")
+        raise UsageError("option '{option}' is true or false, not '{value}'", option=option.id, value=raw)
     if option.type == "number":
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            raise UsageError(f"option '{option.id}' takes a whole number, not '{raw}'") from None
+            raise UsageError("option '{option}' takes a whole number, not '{value}'", option=option.id, value=raw) from None
         if (option.min is not None and value < option.min) or (option.max is not None and value > option.max):
-            raise UsageError(f"option '{option.id}' must be between {option.min} and {option.max}, not {value}")
+            raise UsageError("option '{option}' must be between {least} and {most}, not {value}", option=option.id,
+                             least=option.min, most=option.max, value=value)
         return value
     choices = option.choices or {}
     if str(raw) not in choices:
-        raise UsageError(f"option '{option.id}' cannot be '{raw}'; choose one of {', '.join(choices)}",
-                         did_you_mean(str(raw), choices))
+        raise UsageError("option '{option}' cannot be '{value}'; choose one of {choices}",
+                         did_you_mean(str(raw), choices), option=option.id, value=raw, choices=", ".join(choices))
     return str(raw)

@@ -92,8 +92,11 @@ class Scorer:
             try:
                 index = self._index[dice]
             except KeyError:
-                raise UsageError(f"this game needs {self.model.n_dice} dice with faces 1 to {self.model.faces}, "
-                                 f"not {' '.join(map(str, dice)) or 'none'}") from None
+                if not dice:
+                    raise UsageError("this game needs {count} dice with faces 1 to {faces}, not none",
+                                     count=self.model.n_dice, faces=self.model.faces) from None
+                raise UsageError("this game needs {count} dice with faces 1 to {faces}, not {dice}",
+                                 count=self.model.n_dice, faces=self.model.faces, dice=" ".join(map(str, dice))) from None
         return Context(dice, index, self._counts[index], sheet, target, roll_number)
 
     def choices(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> list[Choice]:

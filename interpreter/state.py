@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, filterfalse
-from typing import Any
+from typing import Any, Callable
 
 from .actions import Action, Keep, Roll, Stop, Write
 from .dice import outcomes, sub_multisets
-from .errors import IllegalActionError, SaveFileError, did_you_mean
+from .errors import IllegalActionError, Message, SaveFileError, as_message, did_you_mean
 from .model import Model, Step
 from .scoring import Choice, Option, Scorer
 
@@ -209,7 +209,8 @@ class GameState:
 
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
-            raise IllegalActionError(f"{model.id} is for {model.min_players} to {model.max_players} players, not {len(players)}")
+            raise IllegalActionError("{game} is for {least} to {most} players, not {count}", game=model.name,
+                                     least=model.min_players, most=model.max_players, count=len(players))
         self.model, self.players = model, list(players)
         self._t = t = tables(model)
         self.scorer = t.scorer
@@ -368,24 +369,26 @@ class GameState:
             faces = None
         if faces in self._t.valid[m]:
             return faces
-        raise IllegalActionError(f"a roll of {m} dice with faces 1 to {self.model.faces} is due, not '{action}'")
+        raise IllegalActionError("a roll of {count} dice with faces 1 to {faces} is due, not '{action}'",
+                                 count=m, faces=self.model.faces, action=action)
 
     def _check_keep(self, op: tuple, action: Action) -> tuple[int, ...] | None:
         """The dice to keep (None: stop) for an action that is not a keep of sorted dice; or why it is wrong."""
         step = op[1]
         if type(action) is Stop:
             if not step.can_stop:
-                raise IllegalActionError(f"you cannot stop at '{step.name['en']}'")
+                raise IllegalActionError("you cannot stop at '{step}'", step=step.name)
             return None
         if not isinstance(action, Keep):
-            raise IllegalActionError(f"choose dice to keep{' or stop' if step.can_stop else ''}, not '{action}'")
+            raise IllegalActionError("choose dice to keep or stop, not '{action}'" if step.can_stop
+                                     else "choose dice to keep, not '{action}'", action=action)
         try:
             keep = tuple(sorted(action.dice))
         except TypeError:
             keep = None
         if keep not in self._t.keeps(self.dice)[2]:
-            raise IllegalActionError(f"you cannot keep {' '.join(map(str, action.dice))}: the dice are "
-                                     f"{' '.join(map(str, self.dice))}")
+            raise IllegalActionError("you cannot keep {keep}: the dice are {dice}",
+                                     keep=" ".join(map(str, action.dice)), dice=" ".join(map(str, self.dice)))
         return keep
 
     def _apply_write(self, op: tuple, action: Action) -> None:
@@ -423,16 +426,17 @@ class GameState:
     def _check_write(self, step: Step, action: Action) -> str:
         """The box of a write given as a Write subclass; or why the write is not allowed."""
         if not isinstance(action, Write):
-            raise IllegalActionError(f"write the dice into a box, not '{action}'")
+            raise IllegalActionError("write the dice into a box, not '{action}'", action=action)
         box = action.box
         if box in self._write_options():
             return box
         if box not in self.model.boxes:
-            raise IllegalActionError(f"there is no box '{box}'", hint=did_you_mean(box, self.model.boxes))
+            raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(box, self.model.boxes), box=box)
         if box in self.sheets[self.player]:
-            raise IllegalActionError(f"the box '{box}' is already filled")
-        raise IllegalActionError(f"the rules do not let these dice go into '{box}' now"
-                                 + (f" ({step.rule['en']})" if step.rule else ""))
+            raise IllegalActionError("the box '{box}' is already filled", box=box)
+        if step.rule:
+            raise IllegalActionError("the rules do not let these dice go into '{box}' now ({rule})", box=box, rule=step.rule)
+        raise IllegalActionError("the rules do not let these dice go into '{box}' now", box=box)
 
     def _write_options(self) -> dict[str, Option]:
         options = self._options
@@ -602,9 +606,12 @@ class GameState:
     @classmethod
     def from_json(cls, model: Model, data: dict[str, Any]) -> "GameState":
         """Rebuild a state saved by `to_json`; SaveFileError if it does not fit the model."""
-        bad = f"the saved game does not fit the model {model.id}"
+        def bad(reason: str | Message, hint: Message | None = None, **params) -> SaveFileError:
+            return SaveFileError("the saved game does not fit the model {model}: {reason}", None, hint,
+                                 model=model.id, reason=as_message(reason, params))
+
         if not isinstance(data, dict):
-            raise SaveFileError(f"{bad}: the game state is not a JSON object")
+            raise bad("the game state is not a JSON object")
         try:
             state = cls(model, [str(p) for p in data["players"]])
             state.player = _int(data["player"])
@@ -618,37 +625,38 @@ class GameState:
             steps = {s.id: s for s in model.flow.walk()}
             frames = [Frame(steps[sid], _int(i), _int(it)) for sid, i, it in data["stack"]]
         except IllegalActionError as exc:
-            raise SaveFileError(f"{bad}: {exc.message}") from None
+            raise bad(exc.msg) from None
         except KeyError as exc:
-            raise SaveFileError(f"{bad}: {exc.args[0]!r} is missing or unknown") from None
+            raise bad("{key} is missing or unknown", key=repr(exc.args[0])) from None
         except (TypeError, ValueError, AttributeError) as exc:
-            raise SaveFileError(f"{bad}: {exc!s}") from None
+            raise bad(exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)) from None
         n = len(state.players)
         if len(state.sheets) != n or len(state.awards) != n:
-            raise SaveFileError(f"{bad}: it has {len(state.sheets)} score sheets for {n} players")
+            raise bad("it has {sheets} score sheets for {count} players", sheets=len(state.sheets), count=n)
         for s in state.sheets:
             for b in s:
                 if b not in model.boxes:
-                    raise SaveFileError(f"{bad}: there is no box '{b}'", hint=did_you_mean(b, model.boxes))
+                    raise bad("there is no box '{box}'", did_you_mean(b, model.boxes), box=b)
         bonus_ids = {b.id for b in model.bonuses}
         for a in state.awards:
             for b in a:
                 if b not in bonus_ids:
-                    raise SaveFileError(f"{bad}: there is no bonus '{b}'")
+                    raise bad("there is no bonus '{bonus}'", bonus=b)
         for who in (state.player, state.ended_by):
             if who is not None and not 0 <= who < n:
-                raise SaveFileError(f"{bad}: there is no player number {who}")
+                raise bad("there is no player number {number}", number=who)
         for dice in (state.dice, state.kept):
             if len(dice) > model.n_dice or any(not 1 <= d <= model.faces for d in dice):
-                raise SaveFileError(f"{bad}: the dice {list(dice)} are not {model.n_dice} dice with faces 1 to {model.faces}")
+                raise bad("the dice {dice} are not {count} dice with faces 1 to {faces}", dice=list(dice),
+                          count=model.n_dice, faces=model.faces)
         if state.dice and len(state.dice) != model.n_dice:
-            raise SaveFileError(f"{bad}: the dice {list(state.dice)} are not {model.n_dice} dice")
+            raise bad("the dice {dice} are not {count} dice", dice=list(state.dice), count=model.n_dice)
         if state.dice != tuple(sorted(state.dice)) or state.kept != tuple(sorted(state.kept)):
-            raise SaveFileError(f"{bad}: the dice are not in order")
+            raise bad("the dice are not in order")
         state._place(frames, bad)
         return state
 
-    def _place(self, frames: list[Frame], bad: str) -> None:
+    def _place(self, frames: list[Frame], bad: Callable[..., SaveFileError]) -> None:
         """Put the state at the position the frames describe (a path from the root to a leaf)."""
         t = self._t
         if not frames:
@@ -657,24 +665,24 @@ class GameState:
         here = frames[-1].step.steps[frames[-1].index] if 0 <= frames[-1].index < len(frames[-1].step.steps) else None
         pc = t.leaf_pc.get(here.id) if here is not None else None
         if pc is None or [(f.step, f.index) for f in frames] != list(t.paths[pc]):
-            raise SaveFileError(f"{bad}: the saved position is not a step of the model")
+            raise bad("the saved position is not a step of the model")
         for f in frames:
             bound = len(self.players) if f.step.kind == "each_player" else f.step.times
             if not 0 <= f.iteration < max(bound, 1):
-                raise SaveFileError(f"{bad}: pass {f.iteration + 1} of '{f.step.id}' is beyond its {bound}")
+                raise bad("pass {number} of '{step}' is beyond its {bound}", number=f.iteration + 1, step=f.step.id, bound=bound)
             if f.step.kind == "each_player" and f.iteration != self.player:
-                raise SaveFileError(f"{bad}: it is player {f.iteration}'s turn, not player {self.player}'s")
+                raise bad("it is player {number}'s turn, not player {player}'s", number=f.iteration, player=self.player)
             self._counters[t.slots[f.step.id]] = f.iteration
         self._op, self._options, self._plan = t.program[pc], None, None
         self._full = self._all_filled()
         if here.kind in ("keep", "write") and not self.dice:
-            raise SaveFileError(f"{bad}: the saved position is at '{here.id}' before any dice were rolled")
+            raise bad("the saved position is at '{step}' before any dice were rolled", step=here.id)
 
 
 def _int(value) -> int:
     """An integer from JSON (booleans and fractions refused)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{value!r} is not a whole number")
+        raise ValueError(Message("{value} is not a whole number", {"value": repr(value)}))
     return value
 
 

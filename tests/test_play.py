@@ -156,7 +156,8 @@ def test_moves_that_are_not_allowed_say_why(game, dice, sheet, text, lang, messa
         state.apply(Stop())
     with pytest.raises(IllegalActionError) as err:
         parse_move(text, state, lang)
-    assert message in str(err.value)
+    from rulebook.tools.i18n import error_text
+    assert message in error_text(err.value, lang)
 
 
 def test_interactive_play_re_prompts_after_a_bad_move(monkeypatch, capsys, game):
@@ -300,7 +301,7 @@ def test_every_play_and_replay_text_is_translated():
     ids = {m[1] for name in ("terminal/view.py", "commands/play.py", "commands/replay.py", "terminal/moves.py", "terminal/hint.py")
            for m in extract_from_file("python", tools / name)}
     ids = {i if isinstance(i, str) else i[0] for i in ids}
-    assert len(ids) > 40
+    assert len(ids) > 30  # the error templates moves.py raises are checked in test_errors_i18n.py
     for lang in ("de", "nl"):
         with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
             catalog = read_po(f)

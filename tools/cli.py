@@ -30,6 +30,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with `only`, just that command's module is imported (fast start-up)."""
     parser = _Parser(prog="rulebook", description="Declarative dice games: check, play, solve and document them.")
+    parser.add_argument("--lang", dest="global_lang", default=None, metavar="LANG",
+                        help="language of everything printed: en, de or nl (default: RULEBOOK_LANG, "
+                             "then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:
@@ -49,22 +52,30 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    command = next((a for a in argv if not a.startswith("-")), None)
+    command = next((a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] != "--lang")),
+                   None)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    from . import i18n
+    i18n.chosen = args.global_lang
+    own = getattr(args, "lang", None)  # a command's own --lang (pages takes a list: not one language)
+    lang = i18n.safe_language(own if own and "," not in own else None)
     try:
         return args.run(args) or 0
     except RulebookError as exc:
-        print(str(exc), file=sys.stderr)
+        print(i18n.error_text(exc, lang), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("rulebook: interrupted", file=sys.stderr)
+        _ = i18n.translator(lang).gettext
+        print("rulebook: " + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        i18n.chosen = None
 
 
 if __name__ == "__main__":

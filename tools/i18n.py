@@ -11,19 +11,29 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-from ..interpreter.errors import UsageError
+from ..interpreter.errors import RulebookError, UsageError
 from ..interpreter.model import LANGUAGES
 
+# Where the language comes from when no --lang is given, first found wins (GNU gettext's order,
+# after our own variable). "C" and "POSIX" say nothing about a language and are skipped.
+LANGUAGE_VARIABLES = ("RULEBOOK_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
-def pick_language(explicit: str | None) -> str:
-    """`--lang` if given, else the user's locale if it is one we speak, else English."""
+# The language chosen on the command line (`rulebook --lang de …`), set by the CLI before a command runs.
+chosen: str | None = None
+
+
+def pick_language(explicit: str | None = None) -> str:
+    """`--lang` if given (the command's, else the global one), else the environment
+    (RULEBOOK_LANG, LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else the locale, else English."""
+    explicit = explicit or chosen
     if explicit:
         if explicit not in LANGUAGES:
-            raise UsageError(f"--lang must be one of {', '.join(LANGUAGES)}, not '{explicit}'")
+            raise UsageError("--lang must be one of {languages}, not '{lang}'", languages=", ".join(LANGUAGES),
+                             lang=explicit)
         return explicit
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+    for var in LANGUAGE_VARIABLES:
         value = os.environ.get(var, "")
-        if value:
+        if value and value.split(":")[0] not in ("C", "POSIX") and not value.startswith("C."):
             code = value.split(":")[0][:2].lower()
             return code if code in LANGUAGES else "en"
     try:
@@ -46,7 +56,8 @@ def translator(lang: str) -> NullTranslations:
     no compile step, and a fuzzy or empty entry falls back to English (tests catch that).
     """
     if lang not in LANGUAGES:
-        raise UsageError(f"no such language '{lang}'; rulebook speaks {', '.join(LANGUAGES)}")
+        raise UsageError("no such language '{lang}'; rulebook speaks {languages}", lang=lang,
+                         languages=", ".join(LANGUAGES))
     path = LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == "en" or not path.exists():
         return NullTranslations()
@@ -56,6 +67,19 @@ def translator(lang: str) -> NullTranslations:
     write_mo(buf, catalog)
     buf.seek(0)
     return Translations(buf, domain=DOMAIN)
+
+
+def error_text(exc: RulebookError, lang: str) -> str:
+    """An error's line(s) in `lang`: its English template looked up in the catalog, then filled in."""
+    return exc.render(translator(lang).gettext, lang)
+
+
+def safe_language(explicit: str | None = None) -> str:
+    """`pick_language`, falling back to English when the choice itself is wrong (to print that error)."""
+    try:
+        return pick_language(explicit)
+    except RulebookError:
+        return "en"
 
 
 def number(value: float, lang: str, decimals: int = 0) -> str:

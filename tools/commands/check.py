@@ -14,6 +14,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from ..i18n import error_text, pick_language, translator
+    lang = pick_language()
+    _ = translator(lang).gettext
     options = parse_options(args.option)
     failed = False
     for name in args.models:
@@ -22,12 +25,12 @@ def run(args) -> int:
         except ErrorList as exc:
             failed = True
             for err in exc.errors:
-                print(err, file=sys.stderr)
+                print(error_text(err, lang), file=sys.stderr)
         except RulebookError as exc:
             failed = True
-            print(exc, file=sys.stderr)
+            print(error_text(exc, lang), file=sys.stderr)
         else:
-            boxes = len(model.boxes)
-            print(f"{model.path}: ok ({model.id}: {boxes} boxes, {len(model.options)} options, "
-                  f"{model.min_players}-{model.max_players} players)")
+            print(_("{path}: ok ({id}: {boxes} boxes, {options} options, {least}-{most} players)").format(
+                path=model.path, id=model.id, boxes=len(model.boxes), options=len(model.options),
+                least=model.min_players, most=model.max_players))
     return 2 if failed else 0

@@ -32,7 +32,7 @@ def output_format(fmt: str | None, output: str | None) -> str:
     if suffix == "gv":
         suffix = "dot"
     if fmt and suffix in FORMATS and suffix != fmt:
-        raise UsageError(f"-o {output} does not match --format {fmt}")
+        raise UsageError("-o {output} does not match --format {fmt}", output=output, fmt=fmt)
     return fmt or (suffix if suffix in FORMATS else "svg")
 
 
@@ -56,11 +56,11 @@ def run(args) -> int:
     if shutil.which("dot") is None:
         dot_file = out.with_suffix(".dot") if args.output != "-" else Path(f"{model.id}{kind}.{lang}.dot")
         _write(dot_file, graph.source.encode("utf-8"), False, quiet=True)
-        raise UsageError(f"graphviz's 'dot' program is not installed, so only {dot_file} was written", INSTALL_HINT)
+        raise UsageError("graphviz's 'dot' program is not installed, so only {dot_file} was written", INSTALL_HINT, dot_file=dot_file)
     try:
         data = graph.pipe(format=fmt)
     except Exception as exc:  # graphviz.ExecutableNotFound, CalledProcessError: one line, not a traceback
-        raise UsageError(f"dot could not draw the diagram: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+        raise UsageError("dot could not draw the diagram: {reason}", reason=str(exc).splitlines()[0] if str(exc) else repr(exc)) from None
     _write(out, data, args.output == "-")
     return 0
 
@@ -72,6 +72,6 @@ def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False) -> Non
     try:
         path.write_bytes(data)
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc) from None
     if not quiet:
         print(f"wrote {path}")

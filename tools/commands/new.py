@@ -21,8 +21,8 @@ def id_from_path(path: Path) -> str:
     """`my-game.yaml` → `my_game`: lowercase letters, digits and _, starting with a letter."""
     stem = re.sub(r"[^a-z0-9_]+", "_", path.stem.lower()).strip("_")
     if not ID_PATTERN.match(stem):
-        raise UsageError(f"cannot make a model id from the file name '{path.name}'",
-                         "choose one with --id, e.g. --id my_game")
+        raise UsageError("cannot make a model id from the file name '{name}'",
+                         "choose one with --id, e.g. --id my_game", name=path.name)
     return stem
 
 
@@ -45,24 +45,24 @@ def run(args) -> int:
     source_path = resolve(args.model)
     dest = Path(args.path)
     if dest.suffix not in (".yaml", ".yml"):
-        raise UsageError(f"the new model file should end in .yaml, not '{dest.name}'")
+        raise UsageError("the new model file should end in .yaml, not '{name}'", name=dest.name)
     if dest.exists() and not args.force:
-        raise UsageError(f"{dest} already exists", "choose another name, or overwrite it with --force")
+        raise UsageError("{dest} already exists", "choose another name, or overwrite it with --force", dest=dest)
     if dest.is_dir():
-        raise UsageError(f"{dest} is a folder")
+        raise UsageError("{dest} is a folder", dest=dest)
     new_id = args.id or id_from_path(dest)
     if not ID_PATTERN.match(new_id):
-        raise UsageError(f"--id: '{new_id}' is not a valid id (lowercase letters, digits and _; starts with a letter)")
+        raise UsageError("--id: '{new_id}' is not a valid id (lowercase letters, digits and _; starts with a letter)", new_id=new_id)
     text = copy_text(source_path.read_text(encoding="utf-8"), new_id)
     try:
         load_source(text, str(dest))  # the copy must load exactly like the original
     except RulebookError as exc:
-        raise UsageError(f"the copy of {args.model} does not load: {exc.message}") from None
+        raise UsageError("the copy of {model} does not load: {reason}", model=args.model, reason=exc.msg) from None
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot write {dest}: {exc.strerror or exc}") from None
+        raise UsageError("cannot write {dest}: {reason}", dest=dest, reason=exc.strerror or exc) from None
     print(f"wrote {dest} (a copy of {source_path.stem}, id {new_id})")
     print(f"edit it, then check it with:  rulebook check {dest}")
     print(f"and write its rule pages:     rulebook pages {dest} -o site")

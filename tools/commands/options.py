@@ -18,6 +18,6 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise UsageError(f"--option needs NAME=VALUE, not '{pair}'")
+            raise UsageError("--option needs NAME=VALUE, not '{pair}'", pair=pair)
         out[name.strip()] = value.strip()
     return out

@@ -33,7 +33,7 @@ def load_models(names: list[str], options: dict[str, str]):
     unknown = [k for k in options if k not in used]
     if unknown:
         load_model(names[0], {unknown[0]: options[unknown[0]]})  # raises the usual one-line error
-        raise UsageError(f"unknown option '{unknown[0]}'")
+        raise UsageError("unknown option '{option}'", option=unknown[0])
     return models
 
 
@@ -52,7 +52,7 @@ def run(args) -> int:
     files = build_site(models, langs, args.format)
     out = Path(args.output)
     if out.exists() and not out.is_dir():
-        raise UsageError(f"-o: {out} is a file, not a folder")
+        raise UsageError("-o: {out} is a file, not a folder", out=out)
     write_site(files, out)
     pages = len(models) * len(langs)
     print(f"wrote {pages} page{'s' if pages != 1 else ''} for {len(models)} game{'s' if len(models) != 1 else ''} "

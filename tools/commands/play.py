@@ -28,7 +28,8 @@ def default_players(model, lang: str = "en") -> str:
         bot = "optimal"
     except NotSolvable:
         bot = "greedy"
-    return f"{_('Player')}:human,{_('Computer')}:{bot}"
+    player, computer = _("Player"), _("Computer")
+    return f"{player}:human,{computer}:{bot}"
 
 
 def add_arguments(p) -> None:
@@ -61,11 +62,11 @@ def run(args) -> int:
         model = load_model(args.model or default_model(), parse_options(args.option))
         seats = parse_players(args.players if args.players is not None else default_players(model, lang))
         if not model.min_players <= len(seats) <= model.max_players:
-            raise UsageError(f"{model.name['en']} is for {model.min_players} to {model.max_players} players, "
-                             f"not {len(seats)}")
+            raise UsageError("{game} is for {least} to {most} players, not {count}", game=model.name,
+                             least=model.min_players, most=model.max_players, count=len(seats))
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         _refuse_overwrite(args.log, "--log")
-        _refuse_overwrite(args.save, "--save", "; continue it with --resume, or choose another file")
+        _refuse_overwrite(args.save, "--save", resumable=True)
         _study(model, seats, view)
         game = Game(model, seats, seed)
         if args.log:
@@ -87,9 +88,13 @@ def _study(model, seats, view: View) -> None:
             solved(model, update)
 
 
-def _refuse_overwrite(path: Path | None, flag: str, advice: str = "; choose another file") -> None:
+def _refuse_overwrite(path: Path | None, flag: str, resumable: bool = False) -> None:
     if path is not None and path.exists() and (not path.is_file() or path.stat().st_size > 0):
-        raise UsageError(f"{flag} {path} exists already{advice} (nothing was overwritten)")
+        if resumable:
+            raise UsageError("{flag} {path} exists already; continue it with --resume, or choose another file "
+                             "(nothing was overwritten)", flag=flag, path=path)
+        raise UsageError("{flag} {path} exists already; choose another file (nothing was overwritten)",
+                         flag=flag, path=path)
 
 
 def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
@@ -111,8 +116,10 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
             view.console.print()
             text = "quit"
         if not interactive and text == "":
-            kept = f"; the position is saved in {game.save_path}" if game.save_path else ""
-            raise SaveFileError(f"the input ended before the game did{kept}", Pos("stdin", line_no + 1, 1))
+            if game.save_path:
+                raise SaveFileError("the input ended before the game did; the position is saved in {path}",
+                                    Pos("stdin", line_no + 1, 1), path=game.save_path)
+            raise SaveFileError("the input ended before the game did", Pos("stdin", line_no + 1, 1))
         line_no += 1
         text = text.split("#", 1)[0]  # a comment
         if not text.strip():
@@ -138,7 +145,7 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
             redraw = True
         except IllegalActionError as exc:
             if not interactive:
-                raise IllegalActionError(exc.message, Pos("stdin", line_no, 1), exc.hint) from None
+                raise IllegalActionError(exc.msg, Pos("stdin", line_no, 1), exc.hint_msg) from None
             view.error(exc)
 
 

@@ -23,21 +23,21 @@ def parse_dice(text: str) -> list[int]:
     try:
         return [int(x) for x in text.replace(",", " ").split()]
     except ValueError:
-        raise UsageError(f"--dice needs whole numbers such as 2,2,4,3,4, not '{text}'") from None
+        raise UsageError("--dice needs whole numbers such as 2,2,4,3,4, not '{text}'", text=text) from None
 
 
 def parse_sheet(text: str, model) -> dict[str, int]:
     try:
         sheet = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"--sheet is not valid JSON: {exc.msg} at column {exc.colno}") from None
+        raise UsageError("--sheet is not valid JSON: {msg} at column {colno}", msg=exc.msg, colno=exc.colno) from None
     if not isinstance(sheet, dict):
         raise UsageError("--sheet must be a JSON object of box names and points")
     for box, points in sheet.items():
         if box not in model.boxes:
-            raise UsageError(f"--sheet: unknown box '{box}'", did_you_mean(box, model.boxes))
+            raise UsageError("--sheet: unknown box '{box}'", did_you_mean(box, model.boxes), box=box)
         if not isinstance(points, int) or isinstance(points, bool):
-            raise UsageError(f"--sheet: the points of '{box}' must be a whole number")
+            raise UsageError("--sheet: the points of '{box}' must be a whole number", box=box)
     return sheet
 
 
@@ -48,7 +48,7 @@ def run(args) -> int:
     sheet = parse_sheet(args.sheet, model)
     for d in dice:
         if not 1 <= d <= model.faces:
-            raise UsageError(f"--dice: {d} is not a face of a {model.faces}-sided die")
+            raise UsageError("--dice: {d} is not a face of a {faces}-sided die", d=d, faces=model.faces)
     choices = Scorer(model).choices(dice, sheet, args.roll_number)
     if args.json:
         print(json.dumps({"dice": dice, "options": [

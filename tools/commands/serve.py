@@ -31,12 +31,12 @@ def run(args) -> int:
     from ..serve import create_app
 
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be from 0 to 65535, not {args.port}")
+        raise UsageError("--port must be from 0 to 65535, not {port}", port=args.port)
     if not 0 <= args.bot_delay <= 5000:
-        raise UsageError(f"--bot-delay must be from 0 to 5000 ms, not {args.bot_delay}")
+        raise UsageError("--bot-delay must be from 0 to 5000 ms, not {bot_delay}", bot_delay=args.bot_delay)
     db = args.db or default_db()
     if db.exists() and not db.is_file():
-        raise UsageError(f"--db {db} is not a file")
+        raise UsageError("--db {db} is not a file", db=db)
     try:
         local = ipaddress.ip_address(args.host).is_loopback
     except ValueError:

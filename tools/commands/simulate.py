@@ -31,13 +31,14 @@ def run(args) -> int:
     if any(s.kind == "human" for s in seats):
         raise UsageError("simulate plays computer players only (random, greedy, optimal)")
     if not model.min_players <= len(seats) <= model.max_players:
-        raise UsageError(f"{model.id} is for {model.min_players} to {model.max_players} players, not {len(seats)}")
+        raise UsageError("{game} is for {least} to {most} players, not {count}", game=model.name,
+                         least=model.min_players, most=model.max_players, count=len(seats))
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
-        raise UsageError(f"--plot writes SVG; name the file *.svg, not '{args.plot.name}'")
+        raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
     if any(s.kind == "optimal" for s in seats):
         from ...interpreter.solver import solved
         with progress_bar("solving") as update:

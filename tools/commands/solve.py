@@ -33,7 +33,8 @@ def run(args) -> int:
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
     opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in model.option_values.items())
-    print(f"{model.name[lang]} ({opts or _('no options')})")
+    no_options = _("no options")
+    print(f"{model.name[lang]} ({opts or no_options})")
     print(_("expected score with optimal play: {score}").format(score=number(table.expected_score, lang, 4)))
     line = _("states: {states}; solved in {seconds} s").format(states=number(table.states, lang), seconds=number(table.seconds, lang, 1))
     if abs(seconds - table.seconds) >= 0.5:

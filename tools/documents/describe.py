@@ -448,7 +448,7 @@ def kind_of(step: Step) -> StepKind:
     try:
         return STEP_KINDS[step.kind]
     except KeyError:
-        raise UsageError(f"step '{step.id}' has an unknown kind '{step.kind}'") from None
+        raise UsageError("step '{id}' has an unknown kind '{kind}'", id=step.id, kind=step.kind) from None
 
 
 def bound_text(step: Step, model: Model, lang: str) -> str:
@@ -592,4 +592,4 @@ def _template(source: str) -> jinja2.Template:
 
 def _check_lang(lang: str) -> None:
     if lang not in LANGUAGES:
-        raise UsageError(f"--lang must be one of {', '.join(LANGUAGES)}, not '{lang}'")
+        raise UsageError("--lang must be one of {languages}, not '{lang}'", languages=', '.join(LANGUAGES), lang=lang)

@@ -66,16 +66,16 @@ def check_site(models: Iterable[Model], langs: Iterable[str], fmt: str) -> Site:
         raise UsageError("no models to write pages for")
     for lang in langs:
         if lang not in LANGUAGES:
-            raise UsageError(f"--lang: rulebook speaks {', '.join(LANGUAGES)}, not '{lang}'")
+            raise UsageError("--lang: rulebook speaks {languages}, not '{lang}'", languages=', '.join(LANGUAGES), lang=lang)
     if not langs:
         raise UsageError("--lang needs at least one language")
     if fmt not in FORMATS:
-        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, not '{fmt}'")
+        raise UsageError("--format must be one of {formats}, not '{fmt}'", formats=', '.join(FORMATS), fmt=fmt)
     seen: dict[str, str] = {}
     for m in models:
         if m.id in seen:
-            raise UsageError(f"two models have the id '{m.id}' ({seen[m.id]} and {m.path})",
-                             "give the copy its own id (rulebook new … --id NAME)")
+            raise UsageError("two models have the id '{id}' ({first} and {path})",
+                             "give the copy its own id (rulebook new … --id NAME)", id=m.id, first=seen[m.id], path=m.path)
         seen[m.id] = m.path
     return Site(models, langs, fmt)
 
@@ -440,5 +440,5 @@ def write_site(files: dict[str, str], outdir: Path) -> list[Path]:
             path.write_text(text, encoding="utf-8")
             written.append(path)
     except OSError as exc:
-        raise UsageError(f"cannot write the pages to {outdir}: {exc.strerror or exc}") from None
+        raise UsageError("cannot write the pages to {outdir}: {reason}", outdir=outdir, reason=exc.strerror or exc) from None
     return written

@@ -6,7 +6,7 @@ move is not allowed in their own language.
 from __future__ import annotations
 
 from ...interpreter.actions import Action, Keep, Stop, Write
-from ...interpreter.errors import IllegalActionError, did_you_mean
+from ...interpreter.errors import IllegalActionError, Message, did_you_mean
 from ...interpreter.state import GameState
 from ..i18n import translator
 
@@ -34,17 +34,15 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
 
     A write typed while the dice may still be rolled again means: stop rolling, then write.
     """
-    t = translator(lang)
-    _ = t.gettext
     words = text.strip().split()
     if not words:
-        raise IllegalActionError(_("type a move, or 'help'"))
+        raise IllegalActionError("type a move, or 'help'")
     verb = _verb(words[0].lower())
     if verb in COMMANDS:
         return verb
     step = state.step()
     if step is None:
-        raise IllegalActionError(_("the game is over"))
+        raise IllegalActionError("the game is over")
     if step.kind == "keep":
         if verb == "stop" and len(words) == 1:
             return [_stop(state, lang)]
@@ -58,17 +56,18 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
             return [_keep(_faces(words[1:] if verb == "keep" else words, state, lang), state, lang)]
         if verb == "write" and len(words) > 1 and step.can_stop:
             return _stop_and_write(" ".join(words[1:]), state, lang)
-        raise IllegalActionError(_("cannot read '{text}' here").format(text=text.strip()),
-                                 hint=_("keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'"))
+        raise IllegalActionError("cannot read '{text}' here",
+                                 hint="keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'",
+                                 text=text.strip())
     if step.kind == "write":
         name = " ".join(words[1:]) if verb == "write" and len(words) > 1 else " ".join(words)
         return [_write(box_from(name, state, lang), state, lang)]
-    raise IllegalActionError(_("wait: the dice are being rolled"))
+    raise IllegalActionError("wait: the dice are being rolled")
 
 
 def _stop(state: GameState, lang: str) -> Action:
     if not state.step().can_stop:
-        raise IllegalActionError(translator(lang).gettext("you cannot stop rolling here"))
+        raise IllegalActionError("you cannot stop rolling here")
     return Stop()
 
 
@@ -79,15 +78,15 @@ def _faces(words: list[str], state: GameState, lang: str) -> tuple[int, ...]:
     try:
         return tuple(sorted(int(c) for c in digits))
     except ValueError:
-        raise IllegalActionError(translator(lang).gettext("keep dice by their faces, as in 'keep 2 2 4'")) from None
+        raise IllegalActionError("keep dice by their faces, as in 'keep 2 2 4'") from None
 
 
 def _keep(dice: tuple[int, ...], state: GameState, lang: str) -> Action:
     have = list(state.dice)
     for d in dice:
         if d not in have:
-            raise IllegalActionError(translator(lang).gettext("you cannot keep {keep}: the dice are {dice}").format(
-                keep=" ".join(map(str, dice)), dice=" ".join(map(str, state.dice))))
+            raise IllegalActionError("you cannot keep {keep}: the dice are {dice}",
+                                     keep=" ".join(map(str, dice)), dice=" ".join(map(str, state.dice)))
         have.remove(d)
     if len(dice) == len(state.dice) and state.step().can_stop:
         return Stop()  # keeping every die is stopping
@@ -96,7 +95,7 @@ def _keep(dice: tuple[int, ...], state: GameState, lang: str) -> Action:
 
 def _positions(words: list[str], state: GameState, lang: str) -> tuple[int, ...]:
     chars = [c for w in words for c in (w if w.isdigit() else [w])]
-    message = translator(lang).gettext("positions are numbers from 1 to {n}").format(n=len(state.dice))
+    message = Message("positions are numbers from 1 to {n}", {"n": len(state.dice)})
     try:
         positions = sorted({int(c) for c in chars})
     except ValueError:
@@ -107,16 +106,15 @@ def _positions(words: list[str], state: GameState, lang: str) -> tuple[int, ...]
 
 
 def _write(box: str, state: GameState, lang: str, choices=None) -> Action:
-    _ = translator(lang).gettext
     choices = state.write_choices() if choices is None else choices
     if any(c.box == box for c in choices):
         return Write(box)
     name = state.model.boxes[box].name[lang]
     if box in state.sheets[state.player]:
-        raise IllegalActionError(_("{box} is already filled").format(box=name))
+        raise IllegalActionError("{box} is already filled", box=name)
     rule = state.step().rule if state.step().kind == "write" else _write_step(state).rule
-    raise IllegalActionError(_("the rules do not let these dice go into {box} now").format(box=name),
-                             hint=rule[lang] if rule else None)
+    raise IllegalActionError("the rules do not let these dice go into {box} now",
+                             hint=Message("{rule}", {"rule": rule}) if rule else None, box=name)
 
 
 def _write_step(state: GameState):
@@ -129,7 +127,7 @@ def _stop_and_write(name: str, state: GameState, lang: str) -> list[Action]:
     after = GameState.from_json(state.model, state.to_json())
     after.apply(Stop())
     if after.step() is None or after.step().kind != "write":
-        raise IllegalActionError(translator(lang).gettext("stop rolling first"))
+        raise IllegalActionError("stop rolling first")
     _write(box, after, lang)
     return [Stop(), Write(box)]
 
@@ -148,8 +146,7 @@ def box_from(text: str, state: GameState, lang: str) -> str:
             names.setdefault(_key(box.name[lg]), b)
     if key in names:
         return names[key]
-    t = translator(lang)
-    raise IllegalActionError(t.gettext("there is no box '{box}'").format(box=text),
+    raise IllegalActionError("there is no box '{box}'", box=text,
                              hint=_did_you_mean(key, names, state, lang))
 
 
@@ -157,9 +154,8 @@ def _key(name: str) -> str:
     return name.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def _did_you_mean(key: str, names: dict[str, str], state: GameState, lang: str) -> str | None:
+def _did_you_mean(key: str, names: dict[str, str], state: GameState, lang: str) -> Message | None:
     close = did_you_mean(key, names)
     if close is None:
         return None
-    guess = close.split("'")[1]
-    return translator(lang).gettext("did you mean '{box}'?").format(box=state.model.boxes[names[guess]].name[lang])
+    return Message("did you mean '{box}'?", {"box": state.model.boxes[names[close.params["word"]]].name[lang]})

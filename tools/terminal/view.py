@@ -28,7 +28,8 @@ class View:
 
     def error(self, exc: RulebookError) -> None:
         """A move that was not allowed, in red, without the command-line prefix."""
-        self.console.print(Text(exc.message + (f" ({exc.hint})" if exc.hint else ""), style="red"))
+        hint = exc.hint_msg.render(self.t.gettext, self.lang) if exc.hint_msg else None
+        self.console.print(Text(exc.msg.render(self.t.gettext, self.lang) + (f" ({hint})" if hint else ""), style="red"))
 
     # events --------------------------------------------------------------------
     def event(self, ev, state: GameState) -> None:

@@ -1,0 +1,84 @@
+"""The English message templates of errors, found in the source, for the gettext catalogs.
+
+An error is raised with its English template and named values (`UsageError("no such file: {path}",
+path=p)`); Babel's extractor does not see hints passed by keyword or templates chosen by `if`, so
+this walks the syntax tree instead: every string literal given to an error class, `Message`, or a
+helper that builds one (`fail`, `_error`, `bad`) as an argument or `hint=`. `make catalogs` adds them
+to the template catalog; a test checks that German and Dutch translate each.
+
+    python -m rulebook.tools.i18n_extract tools/locales/rulebook.pot   # add them to the .pot
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("interpreter", "tools")
+# Callables whose string arguments are user-facing message templates.
+MESSAGE_CALLS = frozenset({
+    "RulebookError", "ModelError", "DslError", "IllegalActionError", "UsageError", "SaveFileError",
+    "NotSolvable", "ServeError", "Message", "bad",
+})
+
+
+def _name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _strings(node: ast.expr) -> list[str]:
+    """String literals that are the value of `node`: itself, or either branch of `a if c else b` / `a or b`."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _strings(node.body) + _strings(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return [s for v in node.values for s in _strings(v)]
+    return []
+
+
+def templates_in(source: str, filename: str = "<source>") -> dict[str, int]:
+    """Each message template in one Python source → the line it first appears on."""
+    found: dict[str, int] = {}
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Call) and _name(node.func) in MESSAGE_CALLS:
+            args = list(node.args) + [k.value for k in node.keywords if k.arg in ("hint", "message")]
+            for arg in args:
+                for text in _strings(arg):
+                    if text.strip():
+                        found.setdefault(text, node.lineno)
+    return found
+
+
+def error_templates(root: Path = ROOT) -> dict[str, str]:
+    """Every template under interpreter/ and tools/ → `file:line` where it is."""
+    out: dict[str, str] = {}
+    for folder in SOURCES:
+        for path in sorted((root / folder).rglob("*.py")):
+            for text, line in templates_in(path.read_text(encoding="utf-8"), str(path)).items():
+                out.setdefault(text, f"{path.relative_to(root)}:{line}")
+    return out
+
+
+def add_to_pot(pot: Path) -> int:
+    """Add the templates missing from the .pot file; how many were added."""
+    from babel.messages.pofile import read_po, write_po
+    with pot.open("rb") as f:
+        catalog = read_po(f)
+    added = 0
+    for text in error_templates():
+        if text not in catalog:
+            catalog.add(text, flags=("python-brace-format",) if "{" in text else ())
+            added += 1
+    with pot.open("wb") as f:
+        write_po(f, catalog, width=100, sort_output=True, omit_header=False, no_location=True)
+    return added
+
+
+if __name__ == "__main__":
+    print(f"added {add_to_pot(Path(sys.argv[1]))} error templates to {sys.argv[1]}")
