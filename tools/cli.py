@@ -15,6 +15,7 @@ COMMANDS = {
     "replay": ("replay", "re-run a game log and print the final sheets"),
     "solve": ("solve", "compute optimal solitaire play and its expected score"),
     "simulate": ("simulate", "play many games with bots and report statistics"),
+    "compare": ("compare", "compare rule variants side by side: scores, scratches, bonuses, skill, length"),
     "diagram": ("diagram", "draw the rule diagram of a model"),
     "pages": ("pages", "write localized rule pages"),
     "new": ("new", "copy a bundled model to a file, ready to edit"),

@@ -1,0 +1,261 @@
+"""Rule variants side by side: what a change of the rules does to the game.
+
+For each variant (options of one model, or another model file) `measure` works out:
+- the best play's expected final score: exact from the solver where the model is solvable, else the
+  mean of the strongest bot there is (`strong` where it exists, else `greedy`), labelled as such;
+- the spread and distribution of final scores, how often each box is scratched (scored 0), how often
+  each bonus is earned, from simulated games of that player;
+- the skill gap: the means of optimal (or the best bot), greedy and random play;
+- how often the first player wins a two-player game between two equal players;
+- how long a game is: turns and rolls per player.
+
+Results are kept in the solver's cache folder, keyed by the model's hash, its options, the number of
+games and the seed, so asking again is instant.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .abstraction import NotSolvable
+from .actions import Roll, Write
+from .bots import BOTS, make_bot
+from .errors import UsageError
+from .model import Model
+from .state import CHANCE, GameState
+
+VERSION = 1
+Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
+STAGES = ("solving", "best", "greedy", "random", "two_players")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One side of a comparison: a model (bundled name or file) with chosen options."""
+
+    label: str
+    model: str
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Games:
+    """What a number of games of one kind of player showed."""
+
+    player: str
+    games: int
+    mean: float
+    stdev: float
+    stderr: float
+    percentiles: dict[str, float]
+    totals: list[int]
+    zero_rate: dict[str, float]
+    bonus_rate: dict[str, float]
+    turns: float  # per player and game
+    rolls: float  # per player and game
+
+
+@dataclass
+class Measures:
+    """Everything `compare` reports about one variant."""
+
+    label: str
+    model: str
+    name: dict[str, str]
+    options: dict[str, Any]
+    player: str  # who played the score games: optimal, strong or greedy
+    exact: bool  # expected_score comes from the solver
+    expected_score: float
+    stdev: float
+    percentiles: dict[str, float]
+    totals: list[int]
+    zero_rate: dict[str, float]
+    bonus_rate: dict[str, float]
+    skill: dict[str, float]  # means of the best player (`player`), greedy and random, and the gaps
+    first_player: dict[str, float] | None
+    turns: float
+    rolls: float
+    games: int
+    seed: int
+    unsolvable: str | None = None
+    states: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_variant(text: str) -> dict[str, str]:
+    """'a=1,b=x' → {'a': '1', 'b': 'x'}; refuses a pair without '='."""
+    out: dict[str, str] = {}
+    for pair in text.split(","):
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--variant needs NAME=VALUE[,NAME=VALUE…], not '{text}'")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def best_heuristic() -> str:
+    """The strongest bot that needs no solver."""
+    return "strong" if "strong" in BOTS else "greedy"
+
+
+# playing ---------------------------------------------------------------------------------------
+
+@dataclass
+class _Game:
+    totals: list[int]
+    sheets: list[dict[str, int]]
+    bonuses: list[dict[str, int]]
+    ranks: list[int]
+    turns: list[int]
+    rolls: list[int]
+
+
+def _play(model: Model, bots: list, seed: int) -> _Game:
+    """One game among bots, dice and bots drawing from one RNG seeded with `seed`."""
+    rng = random.Random(seed)
+    n = len(bots)
+    state = GameState(model, [f"p{i}" for i in range(n)])
+    for b in bots:
+        if hasattr(b, "rng"):
+            b.rng = rng
+    turns, rolls = [0] * n, [0] * n
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            m = state.dice_to_roll()
+            rolls[state.player] += 1
+            state.apply(Roll(tuple(sorted(rng.randint(1, model.faces) for _ in range(m)))))
+        else:
+            p = state.player
+            action = bots[p].choose(state)
+            if isinstance(action, Write):
+                turns[p] += 1
+            state.apply(action)
+    totals = [state.totals(p) for p in range(n)]
+    ranks = {name: rank for rank, name, _ in state.ranking()}
+    return _Game([t["total"] for t in totals], [dict(s) for s in state.sheets],
+                 [{b.id: t[b.id] for b in model.bonuses} for t in totals],
+                 [ranks[f"p{i}"] for i in range(n)], turns, rolls)
+
+
+def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[[int, int], None] | None = None) -> Games:
+    """`games` solitaire games of one kind of player; game i uses seed + i."""
+    bot = make_bot(kind, model, random.Random(seed))
+    results = []
+    for i in range(games):
+        results.append(_play(model, [bot], seed + i))
+        if update and (i % 10 == 9 or i == games - 1):
+            update(i + 1, games)
+    totals = sorted(g.totals[0] for g in results)
+    sd = statistics.stdev(totals) if games > 1 else 0.0
+    return Games(
+        player=kind, games=games, mean=statistics.fmean(totals), stdev=sd, stderr=sd / games ** 0.5,
+        percentiles={f"p{q}": _percentile(totals, q) for q in (5, 25, 50, 75, 95)},
+        totals=[g.totals[0] for g in results],
+        zero_rate={b: sum(1 for g in results if g.sheets[0].get(b) == 0) / games for b in model.boxes},
+        bonus_rate={b.id: sum(1 for g in results if g.bonuses[0][b.id] > 0) / games for b in model.bonuses},
+        turns=statistics.fmean(g.turns[0] for g in results),
+        rolls=statistics.fmean(g.rolls[0] for g in results))
+
+
+def first_player_wins(model: Model, kind: str, games: int, seed: int,
+                      update: Callable[[int, int], None] | None = None) -> dict[str, float] | None:
+    """Two equal players: how often the first one wins alone, the second alone, or they tie."""
+    if not model.min_players <= 2 <= model.max_players:
+        return None
+    bots = [make_bot(kind, model, random.Random(seed)), make_bot(kind, model, random.Random(seed + 1))]
+    first = second = ties = 0
+    for i in range(games):
+        g = _play(model, bots, seed + i)
+        if g.ranks[0] == g.ranks[1]:
+            ties += 1
+        elif g.ranks[0] < g.ranks[1]:
+            first += 1
+        else:
+            second += 1
+        if update and (i % 10 == 9 or i == games - 1):
+            update(i + 1, games)
+    return {"games": games, "first": first / games, "second": second / games, "tie": ties / games}
+
+
+def _percentile(sorted_values: list[int], q: int) -> float:
+    k = (len(sorted_values) - 1) * q / 100
+    lo, hi = int(k), min(int(k) + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+# one variant -----------------------------------------------------------------------------------
+
+def measure(model: Model, label: str, games: int, seed: int, progress: Progress | None = None,
+            use_cache: bool = True) -> Measures:
+    """All measures of one variant (from the cache when it has them)."""
+    path = cache_file(model, games, seed)
+    if use_cache and path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data["label"] = label
+            return Measures(**data)
+        except (OSError, ValueError, TypeError):
+            pass  # a damaged entry is measured again
+
+    def step(what: str):
+        return (lambda done, total: progress(what, done, total)) if progress else None
+
+    from . import solver
+    unsolvable, expected, states = None, None, None
+    try:
+        solver.Space(model)
+    except NotSolvable as exc:
+        unsolvable = exc.message
+    if unsolvable is None:
+        _, table = solver.solved(model, step("solving"))
+        expected, states = table.expected_score, table.states
+        best = "optimal"
+    else:
+        best = best_heuristic()
+    top = play_games(model, best, games, seed, step("best"))
+    greedy = top if best == "greedy" else play_games(model, "greedy", games, seed, step("greedy"))
+    rand = play_games(model, "random", games, seed, step("random"))
+    first = first_player_wins(model, best, games, seed, step("two_players"))
+    top_mean = expected if expected is not None else top.mean
+    skill = {"best": top_mean, "greedy": greedy.mean, "random": rand.mean,
+             "best_minus_greedy": top_mean - greedy.mean, "greedy_minus_random": greedy.mean - rand.mean}
+    out = Measures(
+        label=label, model=model.id, name=dict(model.name),
+        options={k: (str(v).lower() if isinstance(v, bool) else v) for k, v in model.option_values.items()},
+        player=best, exact=expected is not None, expected_score=top_mean, stdev=top.stdev,
+        percentiles=top.percentiles, totals=top.totals, zero_rate=top.zero_rate, bonus_rate=top.bonus_rate,
+        skill=skill, first_player=first, turns=top.turns, rolls=top.rolls, games=games, seed=seed,
+        unsolvable=unsolvable, states=states)
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(out.to_json()), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # no cache, no harm
+    return out
+
+
+def cache_file(model: Model, games: int, seed: int) -> Path:
+    """Where one variant's measures are kept (beside the solver's tables)."""
+    from .solver import cache_dir
+    opts = json.dumps(model.option_values, sort_keys=True, default=str)
+    key = hashlib.sha256(f"{VERSION}|{model.hash}|{opts}|{games}|{seed}|{best_heuristic()}".encode()).hexdigest()[:20]
+    return cache_dir() / f"compare-{model.id}-{key}.json"
+
+
+def compare(variants: list[tuple[Variant, Model]], games: int, seed: int,
+            progress: Callable[[Variant], Progress] | None = None, use_cache: bool = True) -> list[Measures]:
+    """The measures of every variant, in order."""
+    if games < 1:
+        raise UsageError("--games must be at least 1")
+    return [measure(model, v.label, games, seed, progress(v) if progress else None, use_cache)
+            for v, model in variants]

@@ -1,0 +1,116 @@
+"""`rulebook compare`: rule variants side by side, with exact optimal scores where the solver can."""
+import json
+
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.compare import Variant, compare, parse_variant
+from rulebook.interpreter.errors import UsageError
+
+
+@pytest.fixture(autouse=True)
+def solver_cache(tmp_path_factory, monkeypatch):
+    # shared with test_simulate: a table solved there is read here, and the other way round
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "solver-cache-sim"))
+
+
+def test_yahtzee_joker_and_bonus_variants(cli, tmp_path, monkeypatch):
+    plot = tmp_path / "scores.svg"
+    args = ("compare", "yahtzee", "--variant", "joker=forced", "--variant", "joker=free",
+            "--variant", "upper_bonus=50", "--games", "8", "--seed", "4", "--json", "--plot", str(plot))
+    code, out, err = cli(*args)
+    assert code == 0, err
+    data = json.loads(out)
+    forced, free, bonus50 = data["variants"]
+    assert [v["label"] for v in data["variants"]] == ["joker=forced", "joker=free", "upper_bonus=50"]
+    assert forced["player"] == "optimal" and forced["exact"]
+    assert forced["expected_score"] == pytest.approx(254.5877, abs=1e-4)
+    assert free["expected_score"] == pytest.approx(254.5896, abs=1e-4)
+    assert bonus50["options"]["upper_bonus"] == 50
+    # 15 more points for the bonus, earned in about two games of three with optimal play
+    assert 254.5877 + 5 < bonus50["expected_score"] < 254.5877 + 15
+    for v in data["variants"]:
+        assert v["games"] == 8 and set(v["zero_rate"]) == set(load_model("yahtzee").boxes)
+        assert set(v["bonus_rate"]) == {"upper_bonus", "yahtzee_bonus"}
+        assert all(0 <= r <= 1 for r in [*v["zero_rate"].values(), *v["bonus_rate"].values()])
+        skill = v["skill"]
+        assert skill["best"] == v["expected_score"] and skill["best"] > skill["greedy"] > skill["random"]
+        assert skill["best_minus_greedy"] == pytest.approx(skill["best"] - skill["greedy"])
+        first = v["first_player"]
+        assert first["games"] == 8 and first["first"] + first["second"] + first["tie"] == pytest.approx(1)
+        assert v["turns"] == 13 and 13 <= v["rolls"] <= 39
+        assert v["stdev"] > 0 and v["percentiles"]["p25"] <= v["percentiles"]["p75"]
+    svg = plot.read_text()
+    assert svg.startswith("<svg") and svg.count("<rect") > 10
+    for label in ("joker=forced (optimal)", "joker=free (optimal)", "upper_bonus=50 (optimal)"):
+        assert label in svg
+
+    # a second run reads every number from the cache: nothing is solved or played again
+    from rulebook.interpreter import compare as module, solver
+    monkeypatch.setattr(solver, "solve", lambda *a, **k: pytest.fail("solved again"))
+    monkeypatch.setattr(module, "_play", lambda *a, **k: pytest.fail("played again"))
+    solver._SPACES.clear()
+    code, again, err = cli(*args)
+    assert code == 0, err
+    assert json.loads(again) == data
+
+
+def test_unsolvable_variant_is_measured_by_the_best_bot_and_labelled(cli):
+    code, out, err = cli("compare", "generala", "--variant", "served_generala_wins=true",
+                         "--variant", "served_generala_wins=false", "--games", "6", "--json")
+    assert code == 0, err
+    served, plain = json.loads(out)["variants"]
+    assert served["player"] in ("greedy", "strong") and not served["exact"]
+    assert "end_if" in served["unsolvable"]
+    assert plain["player"] == "optimal" and plain["exact"]
+    assert plain["expected_score"] == pytest.approx(159.618456, abs=1e-6)
+    # a served generala can end a game early: never more turns than boxes
+    boxes = len(load_model("generala").boxes)
+    assert served["turns"] <= boxes and plain["turns"] == boxes
+
+
+def test_table_speaks_german(cli):
+    code, out, err = cli("compare", "yacht", "--variant", "", "--model", "yacht", "--games", "4", "--lang", "de")
+    assert code == 0, err
+    assert "Erwartete Punktzahl" in out and "166,9551" in out and "gestrichen" in out
+
+
+def test_model_files_and_refusals(cli, tmp_path):
+    code, _, err = cli("compare", "yacht")
+    assert code == 2 and "at least two variants" in err
+    code, _, err = cli("compare", "yacht", "--variant", "joker", "--variant", "a=b")
+    assert code == 2 and "NAME=VALUE" in err
+    code, _, err = cli("compare", "yahtzee", "--variant", "joker=sometimes", "--variant", "joker=free")
+    assert code == 2 and "sometimes" in err
+    code, _, err = cli("compare", "yacht", "--model", "yacht", "--plot", str(tmp_path / "p.png"))
+    assert code == 2 and "SVG" in err
+
+
+def test_parse_variant():
+    assert parse_variant("a=1, b = x") == {"a": "1", "b": "x"}
+    with pytest.raises(UsageError):
+        parse_variant("a=1,,b=2")
+
+
+def test_compare_library_call_is_in_order_and_refuses_no_games():
+    yacht = load_model("yacht")
+    with pytest.raises(UsageError):
+        compare([(Variant("a", "yacht"), yacht)], 0, 1)
+    (m,) = compare([(Variant("a", "yacht"), yacht)], 3, 1, use_cache=False)
+    assert m.label == "a" and len(m.totals) == 3 and m.expected_score == pytest.approx(166.955068, abs=1e-6)
+
+
+def test_every_compare_text_is_translated():
+    from pathlib import Path
+
+    from babel.messages.extract import extract_from_file
+    from babel.messages.pofile import read_po
+    from rulebook.tools.i18n import LOCALES_DIR
+    source = Path(__file__).resolve().parents[1] / "tools" / "commands" / "compare.py"
+    ids = {m[1] for m in extract_from_file("python", source)}
+    assert len(ids) > 20
+    for lang in ("de", "nl"):
+        with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
+            catalog = read_po(f)
+        missing = sorted(i for i in ids if i not in catalog or not catalog[i].string)
+        assert missing == [], (lang, missing)
