@@ -95,6 +95,13 @@ class Conn:
         self.reader = self.writer = None
 
     async def request(self, method: str, path: str, body=None) -> tuple[int, dict]:
+        try:
+            return await self._request(method, path, body)
+        except (ConnectionError, IndexError):  # the server closed an idle keep-alive connection: once more
+            await self.close()
+            return await self._request(method, path, body)
+
+    async def _request(self, method: str, path: str, body=None) -> tuple[int, dict]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         data = json.dumps(body).encode() if body is not None else b""

@@ -95,7 +95,7 @@ def parse_variant(text: str) -> dict[str, str]:
     for pair in text.split(","):
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise UsageError(f"--variant needs NAME=VALUE[,NAME=VALUE…], not '{text}'")
+            raise UsageError("--variant needs NAME=VALUE[,NAME=VALUE…], not '{text}'", text=text)
         out[name.strip()] = value.strip()
     return out
 

@@ -44,7 +44,7 @@ def run(args) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
-        raise UsageError(f"--plot writes SVG; name the file *.svg, not '{args.plot.name}'")
+        raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
     lang = pick_language(args.lang)
     chosen = variants(args)
     results = []
