@@ -14,7 +14,8 @@ from typing import Any, Callable, Iterator
 
 from .actions import Action, Roll, Write, parse_action
 from .errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
-from .loader import load_model
+from .limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
+from .loader import _display, bundled_models, load_source, model_hash
 from .model import Model
 from .bots import BOTS, make_bot
 from .state import CHANCE, GameState
@@ -92,6 +93,7 @@ class Game:
     state: GameState = field(init=False)
     log_path: Path | None = None
     save_path: Path | None = None
+    saved_log: Path | None = None  # the log a save file names (never opened unless named again by the user)
     listeners: list[Callable[[Event, GameState], None]] = field(default_factory=list)
 
     def __post_init__(self):
@@ -202,9 +204,14 @@ class Game:
         log = data.get("log")
         if log is not None and not isinstance(log, str):
             raise SaveFileError("the save file's log entry is damaged", where)
-        if log and Path(log).is_file():
-            game.log_path = Path(log)
+        # The save only *names* its log: a resumed game writes to no file but those on the command line
+        # (the save itself, and --log), so a save file cannot make rulebook append to ~/.bashrc.
+        game.saved_log = Path(log) if log else None
         return game
+
+    def continue_log(self, path: Path) -> None:
+        """Append to `path`, which the user named on the command line as the saved game's own log."""
+        self.log_path = path
 
 
 def _bot(kind: str, model: Model, rng: random.Random):
@@ -235,55 +242,82 @@ def _read_save(path: Path) -> dict:
 
 
 # Whole sentences for each kind of file (a placeholder for the kind would not decline in German).
+# Reading itself (missing, folder, device, size) is limits.read_untrusted's, with its own sentences.
 _TEXTS = {
-    "save file": {"missing": Message("no such save file: {path}"),
-                  "folder": Message("{path} is a folder, not a save file"),
-                  "unreadable": Message("cannot read the save file ({reason})"),
-                  "json": Message("the save file is not valid JSON ({reason})")},
-    "log file": {"missing": Message("no such log file: {path}"),
-                 "folder": Message("{path} is a folder, not a log file"),
-                 "unreadable": Message("cannot read the log file ({reason})"),
-                 "json": Message("the log file is not valid JSON ({reason})")},
+    "save file": {"json": Message("the save file is not valid JSON ({reason})"),
+                  "digits": Message("the save file holds a number of {digits} digits; numbers may have at most {limit} digits")},
+    "log file": {"json": Message("not valid JSON ({reason})"),  # at its line: the log line is not valid JSON
+                 "digits": Message("the log holds a number of {digits} digits; numbers may have at most {limit} digits")},
 }
 
 
 def _read_text(path: Path, what: str) -> str:
-    """A save or log file's text; SaveFileError saying why it cannot be read."""
+    """A save or log file's text: a regular file within the size budget, or SaveFileError saying why not."""
+    return read_untrusted(path, what, SaveFileError)
+
+
+def _json(text: str, path: Path, what: str, line: int = 1):
+    """One JSON value with whole numbers bounded; SaveFileError at its line otherwise."""
     try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveFileError(_TEXTS[what]["missing"], path=path) from None
-    except IsADirectoryError:
-        raise SaveFileError(_TEXTS[what]["folder"], path=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(_TEXTS[what]["unreadable"], Pos(str(path), 1, 1), reason=exc.__class__.__name__) from None
+        return loads_json(text)
+    except json.JSONDecodeError as exc:
+        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), line + exc.lineno - 1, exc.colno), reason=exc.msg) from None
+    except NumberTooLong as exc:
+        raise SaveFileError(_TEXTS[what]["digits"], Pos(str(path), line, 1), hint_for("number_digits"),
+                            digits=exc.digits, limit=limits().number_digits) from None
+    except (ValueError, RecursionError) as exc:
+        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), line, 1), reason=exc.__class__.__name__) from None
 
 
 def _read_json(path: Path, what: str):
-    text = _read_text(path, what)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), exc.lineno, exc.colno), reason=exc.msg) from None
+    return _json(_read_text(path, what), path, what)
 
 
 def _model_for(header: dict, where: Pos) -> Model:
-    """The model a log or save was made with, with its options; refuse a changed model."""
-    name = header.get("model_path") or header.get("model")
-    if not isinstance(name, str) or not isinstance(header.get("model"), str):
+    """The model a log or save was made with, with its options; refuse a changed or unnamed model.
+
+    The header names the model by a bundled id (`model`) and by the path it was loaded from
+    (`model_path`). Either is used only if its text has the header's `model_hash`: the hash is
+    required, and a path is read only if it is a regular file within the size budget.
+    """
+    name, path, expected = header.get("model"), header.get("model_path"), header.get("model_hash")
+    if not isinstance(name, str) or (path is not None and not isinstance(path, str)):
         raise SaveFileError("the header does not name a model", where)
+    if not isinstance(expected, str) or not expected:
+        raise SaveFileError("the header has no model_hash, so its model cannot be checked", where,
+                            "only files written by rulebook play are read")
     options = header.get("options") or {}
-    if not isinstance(options, dict):
+    if not isinstance(options, dict) or not all(isinstance(v, (str, int, bool)) for v in options.values()):
         raise SaveFileError("the header's options are damaged", where)
+    candidates: list[tuple[Path, str]] = []
+    if path:
+        candidates.append((Path(path), path))
+    bundled = bundled_models()
+    if name in bundled:
+        candidates.append((bundled[name], name))
+    found = None
+    problems = []
+    for file, label in candidates:
+        try:
+            source = read_untrusted(file, "model", ModelError)
+        except ModelError as exc:
+            problems.append(exc.msg)
+            continue
+        if model_hash(source) == expected:
+            found = (file, source)
+        else:
+            problems.append(Message("the model {path} has changed since this game was played (hash {old}, now {new})",
+                                    {"path": _display(file), "old": expected[:16], "new": model_hash(source)}))
+        break  # the file that is there decides; the bundled model stands in only for a missing file
+    if found is None:
+        raise SaveFileError(problems[0] if problems else Message("the game's model '{name}' is neither bundled nor found",
+                                                                 {"name": name}), where)
+    file, source = found
     try:
-        model = load_model(name if Path(name).is_file() else header["model"],
+        return load_source(source, _display(file),
                            {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()})
     except (UsageError, ModelError) as exc:
         raise SaveFileError("the game's model cannot be loaded: {reason}", where, exc.hint_msg, reason=exc.msg) from None
-    if header.get("model_hash") not in (None, model.hash):
-        raise SaveFileError("the model {path} has changed since this game was played (hash {old}, now {new})",
-                            where, path=model.path, old=header.get("model_hash"), new=model.hash)
-    return model
 
 
 def _seats_from(header: dict, where: Pos) -> list[Seat]:
@@ -317,10 +351,7 @@ def replay(path: Path) -> Replay:
         raise SaveFileError("the log is empty", Pos(str(path), 1, 1))
 
     def record(n: int):
-        try:
-            return json.loads(lines[n - 1])
-        except json.JSONDecodeError as exc:
-            raise SaveFileError("not valid JSON ({reason})", Pos(str(path), n, exc.colno), reason=exc.msg) from None
+        return _json(lines[n - 1], path, "log file", n)
 
     at = Pos(str(path), 1, 1)
     header = record(1)

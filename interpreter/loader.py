@@ -17,6 +17,7 @@ import jsonschema
 
 from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
+from .limits import read_untrusted
 from .model import LANGUAGES, Bonus, Box, Model, Option, Section, Step
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
@@ -27,6 +28,11 @@ SCHEMA_PATH = PACKAGE_ROOT / "schema" / "model.schema.json"
 ALL_DEPS = {"dice", "sheet", "target", "turn"}
 MAX_REPEAT = 1000
 MAX_ROLLS = 50_000  # distinct rolls (multisets) whose scores are tabulated
+
+
+def model_hash(source: str) -> str:
+    """The short hash logs and saves record to recognise a model's exact text."""
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def bundled_models() -> dict[str, Path]:
@@ -65,10 +71,7 @@ def schema() -> dict:
 def load_model(name_or_path: str | Path, options: dict[str, str] | None = None) -> Model:
     """Load, validate and compile a model with the given option values (strings are parsed)."""
     path = resolve(str(name_or_path))
-    try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(f"cannot read the model: {exc}", Pos(str(path), 1, 1)) from None
+    source = read_untrusted(path, "model", ModelError)  # a regular file within the budget, or refused unread
     return load_source(source, _display(path), options)
 
 
@@ -248,7 +251,7 @@ class _Builder:
             max_players=d["players"]["max"], n_dice=d["dice"]["count"], faces=d["dice"]["faces"],
             winner=str(d.get("winner", "highest_total")), options=options, option_values=values,
             sections=tuple(sections), boxes=boxes, bonuses=tuple(bonuses), flow=flow, end_if=end_if,
-            path=self.file, source=self.source, hash=hashlib.sha256(self.source.encode()).hexdigest()[:16],
+            path=self.file, source=self.source, hash=model_hash(self.source),
             definitions=definitions,
         )
 

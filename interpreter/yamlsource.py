@@ -13,6 +13,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from .errors import ModelError, Pos
+from .limits import NumberTooLong, bounded_int, hint_for, limits, too_long
 
 
 class Text(str):
@@ -129,6 +130,11 @@ _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 
 
+# Characters a text may not hold: controls (a terminal would obey ESC and OSC sequences) and lone
+# surrogates (halves of a character, which no output encoding can write).
+_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def _scalar(file: str, node: ScalarNode, source: str) -> Any:
     value = node.value
     if node.style is None:  # plain: resolve by YAML 1.2 core rules
@@ -137,16 +143,47 @@ def _scalar(file: str, node: ScalarNode, source: str) -> Any:
         if _BOOL.match(value):
             return value.lower() == "true"
         if _INT.match(value):
-            return int(value)
+            try:
+                return bounded_int(value)
+            except NumberTooLong as exc:
+                raise ModelError(too_long(exc.digits), _mark_pos(file, node.start_mark),
+                                 hint_for("number_digits")) from None
         if _FLOAT.match(value):
             return float(value)
+    bad = _FORBIDDEN.search(value)
+    if bad:
+        raise ModelError("a text holds the control character or lone surrogate {char}, which a model may not contain",
+                      _mark_pos(file, node.start_mark), "write the text without it", char=f"U+{ord(bad.group()):04X}")
     text = Text(value)
     text.pos = _mark_pos(file, node.start_mark)
     text.raw = source[node.start_mark.index : node.end_mark.index]
     return text
 
 
-MAX_NODES = 200_000  # aliases can make a small file expand enormously ("billion laughs")
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, counting values and nesting *while* it composes (not after)."""
+
+    def __init__(self, stream: str, file: str):
+        super().__init__(stream)
+        self.file, self.count, self.depth = file, 0, 0
+        self.budget = limits()
+
+    def compose_node(self, parent, index):
+        self.count += 1
+        self.depth += 1
+        try:
+            if self.count > self.budget.yaml_nodes:
+                raise ModelError("the file has more than {limit} values", self._here(),
+                              hint_for("yaml_nodes"), limit=self.budget.yaml_nodes)
+            if self.depth > self.budget.yaml_depth:
+                raise ModelError("the file is nested more than {limit} levels deep", self._here(),
+                              hint_for("yaml_depth"), limit=self.budget.yaml_depth)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def _here(self) -> Pos:
+        return _mark_pos(self.file, self.peek_event().start_mark)
 
 
 class _Builder:
@@ -156,12 +193,13 @@ class _Builder:
         self.file, self.source = file, source
         self.active: set[int] = set()  # nodes being built (an alias to one of them is a loop)
         self.count = 0
+        self.limit = limits().yaml_nodes  # aliases can make a small file expand enormously ("billion laughs")
 
     def build(self, node: yaml.Node) -> Any:
         self.count += 1
-        if self.count > MAX_NODES:
-            raise ModelError(f"the file expands to more than {MAX_NODES} values (too many aliases?)",
-                             _mark_pos(self.file, node.start_mark))
+        if self.count > self.limit:
+            raise ModelError("the file expands to more than {limit} values (aliases repeat what they name)",
+                          _mark_pos(self.file, node.start_mark), hint_for("yaml_nodes"), limit=self.limit)
         if isinstance(node, ScalarNode):
             return _scalar(self.file, node, self.source)
         if id(node) in self.active:
@@ -214,12 +252,21 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ModelError:
 
 def load_yaml(source: str, file: str) -> Any:
     """Parse YAML text into positioned Nodes, Seqs and Texts; any problem is a ModelError."""
+    budget = limits()
+    if len(source) > budget.file_bytes:
+        raise ModelError("the file has {size} characters; the limit is {limit}", Pos(file, 1, 1),
+                      hint_for("file_bytes"), size=len(source), limit=budget.file_bytes)
+    loader = _BoundedLoader(source, file)
     try:
-        root = yaml.compose(source, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None
     except yaml.YAMLError as exc:
         raise ModelError(f"YAML syntax: {exc}", Pos(file, 1, 1)) from None
+    except RecursionError:
+        raise ModelError("the file is nested too deeply", Pos(file, 1, 1)) from None
+    finally:
+        loader.dispose()
     if root is None:
         raise ModelError("the file is empty", Pos(file, 1, 1))
     try:

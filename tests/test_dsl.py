@@ -262,9 +262,23 @@ def test_runtime_index_error_is_a_dsl_error():
 
 def test_deep_nesting_is_an_error_not_a_crash():
     with pytest.raises(DslError, match="nested too deeply"):
-        compile_("-" * 5000 + "1")
+        compile_("-" * 3900 + "1")
     with pytest.raises(ParseError, match="nested too deeply"):
-        parse("+".join(["1"] * 5000))
+        parse("+".join(["1"] * 1900))
+
+
+def test_long_expressions_and_numbers_are_refused_before_parsing():
+    with pytest.raises(ParseError, match="the expression has 5,001 characters; the limit is 4,000"):
+        parse("-" * 5000 + "1")
+    with pytest.raises(ParseError, match="a number of 16 digits; numbers may have at most 15 digits"):
+        parse("1 + " + "9" * 16)
+    with pytest.raises(ParseError, match="a number of 3,990 digits"):  # int() alone would take it
+        parse("1 +" + "7" * 3990)
+
+
+def test_values_are_bounded_so_squaring_definitions_stop():
+    with pytest.raises(DslError, match="values must stay below 10\\^15"):
+        compile_("99999999 * 99999999")
 
 
 # positions inside YAML scalars ---------------------------------------------------------------

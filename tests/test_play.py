@@ -310,12 +310,50 @@ def test_every_play_and_replay_text_is_translated():
         assert missing == [], (lang, missing)
 
 
-def test_a_resumed_game_goes_on_writing_its_log(play, tmp_path):
+def test_a_resumed_game_goes_on_writing_its_log_when_named_again(play, tmp_path):
     save, log = tmp_path / "s.json", tmp_path / "g.jsonl"
     lines = script_lines()
     code, _, _ = play(*PLAYERS, "--log", str(log), "--save", str(save), stdin="".join(lines[:40]))
     assert code == 2
-    code, out, err = play("--resume", str(save), stdin="".join(lines[40:]))
+    code, out, err = play("--resume", str(save), "--log", str(log), stdin="".join(lines[40:]))
     assert (code, err) == (0, "") and ranking(out) == FINAL
     code, summary, _ = play_replay(log)
     assert code == 0 and [t["total"] for t in summary["totals"]] == [59, 161]
+
+
+def test_a_save_file_never_names_a_file_to_write(play, tmp_path):
+    """A save's `log` entry is only a name: resuming without --log writes nothing but the save."""
+    save, victim = tmp_path / "s.json", tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    play(*PLAYERS, "--save", str(save), stdin="".join(script_lines()[:8]))
+    data = json.loads(save.read_text())
+    data["log"] = str(victim)
+    save.write_text(json.dumps(data))
+    code, out, err = play("--resume", str(save), stdin="".join(script_lines()[8:]))
+    assert code == 0 and victim.read_text() == "precious\n"
+    assert f"log {victim} is not continued" in " ".join(out.split())
+
+
+def test_a_save_without_model_hash_is_refused(play, tmp_path):
+    save = tmp_path / "s.json"
+    play(*PLAYERS, "--save", str(save), stdin="".join(script_lines()[:8]))
+    data = json.loads(save.read_text())
+    del data["model_hash"]
+    save.write_text(json.dumps(data))
+    code, out, err = play("--resume", str(save), stdin="")
+    assert code == 2 and err == f"{save}:1:1: error: the header has no model_hash, so its model cannot be checked; only files written by rulebook play are read\n"
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo"])
+def test_a_save_naming_a_device_or_fifo_as_model_is_refused_unread(play, tmp_path, target):
+    import os
+    save = tmp_path / "s.json"
+    play(*PLAYERS, "--save", str(save), stdin="".join(script_lines()[:8]))
+    if target == "fifo":
+        target = str(tmp_path / "fifo")
+        os.mkfifo(target)
+    data = json.loads(save.read_text())
+    data["model_path"], data["model"] = target, target
+    save.write_text(json.dumps(data))
+    code, out, err = play("--resume", str(save), stdin="")
+    assert code == 2 and "is not a regular file" in err and err.count("\n") == 1

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from ..dice import multisets
 from ..errors import DslError, did_you_mean
+from ..limits import limits
 from ..yamlsource import Text
 from .ast import Expr
 from .builtins import FUNCTIONS, VARIABLES
@@ -282,13 +283,9 @@ class Compiler:
         if op == "/":
             raise self._error(node, "'/' is not whole-number division", "did you mean '//'?")
         node.type = "number"
-        if op == "+":
-            return lambda ctx: a(ctx) + b(ctx)
-        if op == "-":
-            return lambda ctx: a(ctx) - b(ctx)
-        if op == "*":
-            return lambda ctx: a(ctx) * b(ctx)
         pos = self._pos(self._text, node.offset)
+        if op in ("+", "-", "*"):
+            return _bounded({"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op], a, b, pos)
 
         def divide(ctx):
             x, y = a(ctx), b(ctx)
@@ -301,7 +298,7 @@ class Compiler:
         (a,) = self._children(node)
         self._expect(node.args[0], ("number",), "the operand of '-'")
         node.type = "number"
-        return lambda ctx: -a(ctx)
+        return _bounded(lambda x, _: -x, a, lambda ctx: 0, self._pos(self._text, node.offset))
 
     def _c_compare(self, node: Expr) -> Fn:
         a, b = self._children(node)
@@ -444,10 +441,27 @@ class Compiler:
             (s,) = fns
             return lambda ctx: sections[s(ctx)]
         impl = spec.fn
+        if name == "sum":
+            (x,) = fns
+            return _bounded(lambda xs, _: sum(xs), x, lambda ctx: 0, self._pos(self._text, node.offset))
         if len(fns) == 1:
             (x,) = fns
             return lambda ctx: impl(x(ctx))
         return lambda ctx: impl(*(f(ctx) for f in fns))
+
+
+def _bounded(op: Callable[[Any, Any], Any], a: Fn, b: Fn, pos) -> Fn:
+    """`op(a, b)` whose result must stay below 10**value_digits in magnitude (a DslError at `pos` if not),
+    so definitions that square each other stop at once instead of computing numbers of millions of digits."""
+    top = limits().max_value
+
+    def run(ctx):
+        v = op(a(ctx), b(ctx))
+        if -top < v < top:
+            return v
+        raise DslError(f"a value here reaches {len(str(abs(v))):,} digits; values must stay below 10^{len(str(top)) - 1} "
+                       f"(raise it with --limit value_digits=N)", pos)
+    return run
 
 
 def _a(typ: str) -> str:

@@ -7,6 +7,7 @@ from importlib.resources import files
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from ..limits import NumberTooLong, bounded_int, limits, too_long
 from .ast import Expr
 
 _SYMBOLS = {
@@ -45,7 +46,11 @@ class _ToExpr(Transformer):
         return Expr(op, args=list(args), value=value, offset=start if offset is None else offset, start=start)
 
     def number(self, meta, c):
-        return self._node(meta, "number", value=int(c[0]))
+        try:
+            value = bounded_int(str(c[0]))
+        except NumberTooLong as exc:
+            raise ParseError(too_long(exc.digits), _off(meta)) from None
+        return self._node(meta, "number", value=value)
 
     def string(self, meta, c):
         return self._node(meta, "string", value=str(c[0])[1:-1])
@@ -132,6 +137,10 @@ def parse(text: str) -> Expr:
     """Parse one expression; raises ParseError with a human message and offset."""
     if not text.strip():
         raise ParseError("empty expression", 0)
+    limit = limits().expression_chars
+    if len(text) > limit:
+        raise ParseError(Message("the expression has {size} characters; the limit is {limit} "
+                                 "(raise it with --limit expression_chars=N)", {"size": len(text), "limit": limit}), limit)
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
@@ -158,4 +167,6 @@ def parse(text: str) -> Expr:
     except (RecursionError, VisitError) as exc:  # lark wraps errors raised inside a callback
         if isinstance(getattr(exc, "orig_exc", exc), RecursionError):
             raise ParseError("the expression is nested too deeply", 0) from None
+        if isinstance(getattr(exc, "orig_exc", None), ParseError):
+            raise exc.orig_exc from None
         raise

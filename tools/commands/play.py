@@ -51,13 +51,21 @@ def run(args) -> int:
     if args.resume:
         if args.model or args.players is not None or args.option or args.seed is not None:
             raise UsageError("--resume continues a saved game as it was; leave out MODEL, --players, --option and --seed")
-        _refuse_overwrite(args.log, "--log")
         model, seats = Game.read_header(args.resume)
-        _study(model, seats, view)
         game = Game.resume(args.resume)
+        own_log = args.log is not None and game.saved_log is not None and args.log.is_file() \
+            and args.log.resolve() == game.saved_log.resolve()
+        if not own_log:
+            _refuse_overwrite(args.log, "--log")
+        _study(model, seats, view)
         game.save_path = args.resume
-        if args.log:
+        if own_log:
+            game.continue_log(args.log)  # the user named the save's own log: it goes on
+        elif args.log:
             game.start_log(args.log)
+        elif game.saved_log is not None:
+            view.console.print(view._("The game's log {path} is not continued; add --log {path} to continue it.",
+                                      path=game.saved_log), markup=False, highlight=False)
     else:
         model = load_model(args.model or default_model(), parse_options(args.option))
         seats = parse_players(args.players if args.players is not None else default_players(model, lang))

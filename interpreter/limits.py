@@ -1,0 +1,205 @@
+"""One resource budget for untrusted input: models, logs, saves, solve caches and command-line JSON.
+
+Every limit is checked *before* the work it bounds, and a refusal names the number and the limit.
+The defaults let every bundled game through with a wide margin (docs/writing-a-game.md, "What a
+model may be", lists them); `--limit NAME=VALUE` on any command raises one for a run.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import Message, Pos, RulebookError, UsageError, did_you_mean
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The budget. Sizes in bytes, counts in items; each field is one `--limit` name."""
+
+    file_bytes: int = 2_000_000  # a model, log or save file (bundled models: 6-12 KB)
+    yaml_nodes: int = 100_000  # values in a YAML file, aliases expanded (bundled: < 2,500)
+    yaml_depth: int = 64  # nesting of YAML mappings and lists (bundled: 14)
+    expression_chars: int = 4_000  # characters of one expression (bundled: < 200)
+    number_digits: int = 15  # digits of a whole number in a model, an expression, a log or --sheet
+    value_digits: int = 15  # digits of any value an expression computes (|v| < 10**15)
+    game_steps: int = 100_000  # steps one player's game can take: the product of nested repeat bounds (bundled: 78)
+    table_bytes: int = 256 * 2**20  # the dice's roll x keep tables (5 dice x 6 faces: 0.9 MB)
+    solver_states: int = 4_000_000  # upper estimate of the solver's turn-start states (bundled: <= 1.1 million)
+    solver_work: int = 40_000_000_000  # states x (rolls x boxes + keeps x faces x rerolls) (bundled: <= 1e10)
+    solver_batch_bytes: int = 256 * 2**20  # memory of one batch of the solver's (rolls x states) arrays
+    cache_bytes: int = 512 * 2**20  # a solve cache file read back from disk
+
+    @property
+    def max_value(self) -> int:
+        return 10**self.value_digits
+
+
+DEFAULT = Limits()
+_current = DEFAULT
+NAMES = [f.name for f in fields(Limits)]
+
+
+def limits() -> Limits:
+    """The budget in force."""
+    return _current
+
+
+def set_limits(new: Limits) -> None:
+    global _current
+    _current = new
+
+
+def raise_limits(pairs: list[str]) -> Limits:
+    """Apply `--limit NAME=VALUE` pairs to the budget in force and return it."""
+    new = _current
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in NAMES:
+            raise UsageError("--limit needs NAME=N with a NAME from {names}, not '{pair}'",
+                             did_you_mean(name, NAMES), names=", ".join(NAMES), pair=pair)
+        value = value.strip().replace("_", "").replace(",", "")
+        if not value.isdigit() or len(value) > 30 or int(value) < 1:
+            raise UsageError("--limit {name} takes a positive whole number, not '{value}'", name=name, value=value)
+        new = replace(new, **{name: int(value)})
+    set_limits(new)
+    return new
+
+
+def hint_for(name: str) -> Message:
+    """How to raise the limit `name` for one run."""
+    return Message("raise it with --limit {name}=N if you trust the file", {"name": name})
+
+
+# files ------------------------------------------------------------------------------
+
+# One whole sentence per kind of file and problem (German and Dutch translate each).
+_FILE_TEXTS = {
+    "model": {
+        "missing": Message("no such model file: {path}"),
+        "folder": Message("{path} is a folder, not a model file"),
+        "special": Message("{path} is not a regular file (a device, a pipe or a socket), so it is not read as a model"),
+        "size": Message("the model file is {size} bytes; the limit is {limit} bytes"),
+        "unreadable": Message("cannot read the model file {path} ({reason})"),
+        "encoding": Message("the model file is not UTF-8 text (byte {offset})"),
+    },
+    "save file": {
+        "missing": Message("no such save file: {path}"),
+        "folder": Message("{path} is a folder, not a save file"),
+        "special": Message("{path} is not a regular file (a device, a pipe or a socket), so it is not read as a save file"),
+        "size": Message("the save file is {size} bytes; the limit is {limit} bytes"),
+        "unreadable": Message("cannot read the save file ({reason})"),
+        "encoding": Message("the save file is not UTF-8 text (byte {offset})"),
+    },
+    "log file": {
+        "missing": Message("no such log file: {path}"),
+        "folder": Message("{path} is a folder, not a log file"),
+        "special": Message("{path} is not a regular file (a device, a pipe or a socket), so it is not read as a log file"),
+        "size": Message("the log file is {size} bytes; the limit is {limit} bytes"),
+        "unreadable": Message("cannot read the log file ({reason})"),
+        "encoding": Message("the log file is not UTF-8 text (byte {offset})"),
+    },
+}
+
+
+def read_untrusted(path: Path, what: str, cls: type[RulebookError], limit: int | None = None) -> str:
+    """The text of a file someone else may have written: a regular file, at most `file_bytes` long.
+
+    `what` is "model", "save file" or "log file". A FIFO, a device (/dev/zero), a folder or an
+    oversized file is refused before a byte is read; the read stops one byte past the limit, so a
+    file that grows meanwhile is refused too.
+    """
+    texts = _FILE_TEXTS[what]
+    limit = limit or _current.file_bytes
+    where = Pos(str(path), 1, 1)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise cls(texts["missing"], None, path=path) from None
+    except IsADirectoryError:
+        raise cls(texts["folder"], None, path=path) from None
+    except OSError as exc:
+        raise cls(texts["unreadable"], where, path=path, reason=exc.strerror or exc.__class__.__name__) from None
+    chunks: list[bytes] = []
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise cls(texts["folder"], None, path=path)
+        if not stat.S_ISREG(info.st_mode):
+            raise cls(texts["special"], where, path=path)
+        if info.st_size > limit:
+            raise cls(texts["size"], where, hint_for("file_bytes"), size=info.st_size, limit=limit)
+        got = 0
+        while got <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise cls(texts["size"], where, hint_for("file_bytes"), size=f"> {limit}", limit=limit)
+    except OSError as exc:
+        raise cls(texts["unreadable"], where, path=path, reason=exc.strerror or exc.__class__.__name__) from None
+    finally:
+        os.close(fd)
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise cls(texts["encoding"], where, offset=exc.start) from None
+
+
+# numbers ----------------------------------------------------------------------------
+
+class NumberTooLong(ValueError):
+    """A whole number with more digits than `number_digits` (positions are added by the caller)."""
+
+    def __init__(self, digits: int):
+        super().__init__(digits)
+        self.digits = digits
+
+
+def bounded_int(text: str) -> int:
+    """`int(text)` for a decimal numeral, refusing one of more than `number_digits` digits first."""
+    digits = len(text.lstrip("+-").lstrip("0")) or 1
+    if digits > _current.number_digits:
+        raise NumberTooLong(digits)
+    return int(text)
+
+
+def too_long(digits: int) -> Message:
+    """The refusal of a number with `digits` digits (model, expression, log, save or --sheet)."""
+    return Message("a number of {digits} digits; numbers may have at most {limit} digits",
+                   {"digits": digits, "limit": _current.number_digits})
+
+
+def loads_json(text: str) -> Any:
+    """`json.loads` with whole numbers bounded (NumberTooLong) and no NaN/Infinity."""
+    def constant(name: str):
+        raise ValueError(f"{name} is not a number JSON allows")
+    return json.loads(text, parse_int=bounded_int, parse_constant=constant)
+
+
+def check_value(value: Any) -> Any:
+    """A computed number, or ValueTooLarge when its magnitude reaches 10**value_digits."""
+    if isinstance(value, int) and not -_current.max_value < value < _current.max_value:
+        raise ValueTooLarge(value)
+    return value
+
+
+class ValueTooLarge(ArithmeticError):
+    def __init__(self, value: int):
+        super().__init__()
+        self.digits = len(str(abs(value))) if abs(value) < 10**200 else int(math.log10(abs(value))) + 1
+
+
+def table_bytes(n_dice: int, faces: int) -> int:
+    """The bytes of the roll x keep transition table and its companions for n dice with f faces."""
+    rolls = math.comb(n_dice + faces - 1, n_dice)
+    keeps = math.comb(n_dice + faces, n_dice)
+    subs = 2 ** min(n_dice, 60)  # sub-keeps per roll, at most
+    return 8 * (keeps * rolls + rolls * min(subs, keeps) + keeps * (faces + n_dice))
