@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from ..interpreter.errors import RulebookError
@@ -34,6 +35,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", dest="global_lang", default=None, metavar="LANG",
                         help="language of everything printed: en, de or nl (default: RULEBOOK_LANG, "
                              "then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
+    parser.add_argument("--version", action="version", version=f"rulebook {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         if only is not None and name != only:
@@ -47,6 +49,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             raise
         p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().splitlines()[0])
         mod.add_arguments(p)
+        p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                       help="raise a limit of the untrusted-input budget for this run (see docs/writing-a-game.md)")
         p.set_defaults(run=mod.run)
     return parser
 
@@ -65,9 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     own = getattr(args, "lang", None)  # a command's own --lang (pages takes a list: not one language)
     lang = i18n.safe_language(own if own and "," not in own else None)
     try:
+        if getattr(args, "limit", None):
+            from ..interpreter.limits import raise_limits
+            raise_limits(args.limit)
         return args.run(args) or 0
     except RulebookError as exc:
-        print(i18n.error_text(exc, lang), file=sys.stderr)
+        print(printable(i18n.error_text(exc, lang)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         _ = i18n.translator(lang).gettext
@@ -77,6 +84,22 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         i18n.chosen = None
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """Text with control characters (ESC, OSC …) and lone surrogates shown as escapes, never obeyed."""
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulebook")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 if __name__ == "__main__":
