@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -43,10 +44,27 @@ def parse_players(spec: str) -> list[Seat]:
             raise UsageError("unknown player kind '{kind}' in --players",
                              did_you_mean(kind, sorted(BOTS | {"human"})) or "kinds: human, random, greedy, optimal",
                              kind=kind)
+        _check_name(name.strip(), UsageError)
         if not name.strip():
             raise UsageError("a player in --players needs a name: '{part}'", part=part)
         seats.append(Seat(name.strip(), kind))
     return _distinct_names(seats)
+
+
+MAX_NAME = 40
+_UNPRINTABLE_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _check_name(name: str, cls, pos: Pos | None = None) -> None:
+    """A player's name is printed to terminals and pages: short, and without control characters."""
+    problem = None
+    if len(name) > MAX_NAME:
+        problem = Message("a player's name may have at most {limit} characters, not {length}",
+                          {"limit": MAX_NAME, "length": len(name)})
+    elif _UNPRINTABLE_NAME.search(name):
+        problem = Message("a player's name may not contain control characters")
+    if problem is not None:
+        raise cls(problem) if cls is UsageError else cls(problem, pos)
 
 
 def _distinct_names(seats: list[Seat]) -> list[Seat]:
@@ -328,6 +346,7 @@ def _seats_from(header: dict, where: Pos) -> list[Seat]:
     if not seats:
         raise SaveFileError("the header lists no players", where)
     for s in seats:
+        _check_name(s.name, SaveFileError, where)
         if s.kind not in BOTS | {"human"}:
             raise SaveFileError("unknown player kind '{kind}'", where, kind=s.kind)
     return seats

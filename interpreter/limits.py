@@ -203,3 +203,34 @@ def table_bytes(n_dice: int, faces: int) -> int:
     keeps = math.comb(n_dice + faces, n_dice)
     subs = 2 ** min(n_dice, 60)  # sub-keeps per roll, at most
     return 8 * (keeps * rolls + rolls * min(subs, keeps) + keeps * (faces + n_dice))
+
+
+def game_steps(step, players: int, outer: int = 1) -> tuple[int, object]:
+    """How many steps a game can run (every repeat at its bound, every player's turn), and the
+    innermost repeat or turn at which the count first passed `game_steps` (None if it never did)."""
+    budget = _current.game_steps
+    total, culprit = 0, None
+    for child in step.steps:
+        times = child.times if child.kind == "repeat" else players if child.kind == "each_player" else 1
+        inner = outer * (times or 1)
+        if child.steps:
+            count, where = game_steps(child, players, inner)
+        else:
+            count, where = inner, None
+        total += count
+        if culprit is None and total > budget:
+            culprit = where or child
+    return total, culprit
+
+
+def flow_errors(flow, players: int) -> list[RulebookError]:
+    """The flow's whole run must stay within `game_steps` (nested repeats multiply)."""
+    from .errors import ModelError
+    times = flow.times if flow.kind == "repeat" else 1
+    total, culprit = game_steps(flow, players, times or 1)
+    if total <= _current.game_steps:
+        return []
+    step = culprit or flow
+    return [ModelError("a game can run {count} steps here (the repeats around it multiply, with {players} players); "
+                       "the limit is {limit}", step.pos, hint_for("game_steps"), count=total, players=players,
+                       limit=_current.game_steps)]

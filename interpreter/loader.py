@@ -17,6 +17,7 @@ import jsonschema
 
 from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
+from . import limits
 from .limits import read_untrusted
 from .model import LANGUAGES, Bonus, Box, Model, Option, Section, Step
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
@@ -219,6 +220,12 @@ class _Builder:
             self.fail("players.min is larger than players.max", d["players"].value_pos["min"])
         define = d.get("define", Node())
         rolls = math.comb(d["dice"]["count"] + d["dice"]["faces"] - 1, d["dice"]["count"])
+        table = limits.table_bytes(d["dice"]["count"], d["dice"]["faces"])
+        if rolls <= MAX_ROLLS and table > limits.limits().table_bytes:  # checked before any table is built
+            raise ErrorList([ModelError(
+                "{count} dice with {faces} faces need tables of {size} MB for their rolls and keeps; the limit is {limit} MB",
+                d.value_pos["dice"], limits.hint_for("table_bytes"), count=d["dice"]["count"], faces=d["dice"]["faces"],
+                size=-(-table // 2**20), limit=limits.limits().table_bytes // 2**20)])
         if rolls > MAX_ROLLS:
             raise ErrorList([ModelError(f"{d['dice']['count']} dice with {d['dice']['faces']} faces can show {rolls:,} "
                                         f"different rolls; rulebook tabulates scores for every roll and allows at most "
@@ -233,6 +240,7 @@ class _Builder:
         bonuses = self._bonuses(sections)
         flow = self._step(d["flow"], ["flow"])
         self._check_flow(flow)
+        self.errors += limits.flow_errors(flow, d["players"]["max"])
         definitions = {}
         for name in d.get("define", {}):
             c = self._compile(d["define"][name], ("number", "bool", "list", "box", "boxes", "string", "section"),

@@ -8,6 +8,7 @@ Everything is vectorized with numpy over batches of states.
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import time
 from dataclasses import dataclass
@@ -22,14 +23,13 @@ from .abstraction import (SENTINEL, Explorer, Feature, NotSolvable, Tree, featur
 from .dsl.compiler import Context
 from . import tablefile
 from .errors import RulebookError
+from .limits import hint_for, limits
 from .model import Model
 from .players import PlannerBot
 from .state import GameState
 from .turn import turn_tables
 
 VERSION = 2  # part of the cache key: bump when the meaning of a table's entries changes
-MAX_STATES = 20_000_000
-SECONDS_PER_STATE = 8.5e-6  # measured: 536,448 states in about 4.5 s on 2 cores
 CHUNK = 12_000  # states per batch when computing write values
 TURN_CHUNK = 256  # states per batch in the within-turn dynamic programming
 
@@ -48,6 +48,30 @@ class Table:
         return float(self.values[0])
 
 
+def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int) -> None:
+    """Refuse a model whose solve would not fit the budget: its turn-start states (every subset of
+    boxes times every value of the tracked sheet quantities) and the work per state (every roll into
+    every box, every keep for every face), both counted exactly before anything is built."""
+    budget = limits()
+    states = (1 << min(boxes, 4096)) * math.prod(sizes)
+    if states > budget.solver_states:
+        raise NotSolvable("the solver would need up to {states} states ({boxes} boxes, {values} values of the tracked "
+                          "sheet quantities); the limit is {limit} states", model.flow.pos, hint_for("solver_states"),
+                          states=_short(states), boxes=boxes, values=_short(math.prod(sizes)), limit=budget.solver_states)
+    rolls = math.comb(model.n_dice + model.faces - 1, model.n_dice)
+    keeps = math.comb(model.n_dice + model.faces, model.n_dice)
+    per_state = rolls * boxes + keeps * model.faces * max(rerolls, 1)
+    if states * per_state > budget.solver_work:
+        raise NotSolvable("the solver would do {work} steps of work ({states} states, {per_state} each); the limit is "
+                          "{limit}", model.flow.pos, hint_for("solver_work"), work=_short(states * per_state),
+                          states=states, per_state=per_state, limit=budget.solver_work)
+
+
+def _short(n: int) -> str:
+    """A count for a message: 1,234,567 or, past 15 digits, about 10^N."""
+    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
+
+
 class Space:
     """States, their encoding, and per-box scoring as decision trees over atoms."""
 
@@ -59,14 +83,9 @@ class Space:
         self.bit = {b: 1 << i for i, b in enumerate(self.boxes)}
         self.n = len(self.boxes)
         self.sizes = [f.size for f in self.feats]
-        self.F = int(np.prod(self.sizes)) if self.sizes else 1
-        self.radix = [int(np.prod(self.sizes[i + 1:])) for i in range(len(self.sizes))]
-        estimate = (1 << self.n) * self.F
-        if estimate > MAX_STATES:
-            hours = estimate * SECONDS_PER_STATE / 3600
-            raise NotSolvable(f"the solver would need up to {estimate:,} states ({self.n} boxes, {self.F} values of "
-                              f"the tracked sheet quantities): about {estimate * 8 / 2**30:,.0f} GB and "
-                              f"{hours:,.0f} hours; the limit is {MAX_STATES:,} states", model.flow.pos)
+        check_size(model, self.n, self.sizes, self.rerolls)  # before any table is built
+        self.F = math.prod(self.sizes)
+        self.radix = [math.prod(self.sizes[i + 1:]) for i in range(len(self.sizes))]
         self.tt = turn_tables(model.n_dice, model.faces)
         self.explorer = Explorer(model, self.feats)
         self.section_bits = {s.id: sum(self.bit[b] for b in s.boxes) for s in model.sections}
@@ -368,6 +387,12 @@ class _PlainRows:
         self.refused = self.rows[[not legal[r].value for r in plain]] if plain else self.rows
 
 
+def batch_size(rolls: int, roll_numbers: int) -> int:
+    """States per batch: CHUNK, or fewer so the batch's (rolls x states) arrays stay within solver_batch_bytes."""
+    per_state = 8 * rolls * (roll_numbers + 3)  # the write values per roll number, the best, one box's, a temporary
+    return max(1, min(CHUNK, limits().solver_batch_bytes // per_state))
+
+
 def solve(model: Model, progress: Callable[[int, int], None] | None = None, space: "Space | None" = None) -> Table:
     """Backward induction over every reachable turn-start state."""
     start = time.perf_counter()
@@ -381,11 +406,12 @@ def solve(model: Model, progress: Callable[[int, int], None] | None = None, spac
         if k == space.n:
             V[idx] = space.end_values(masks, feats)
         else:
-            for lo in range(0, len(masks), CHUNK):
-                m, f = masks[lo:lo + CHUNK], feats[lo:lo + CHUNK]
+            chunk = batch_size(len(space.tt.rolls), len(space.roll_numbers))
+            for lo in range(0, len(masks), chunk):
+                m, f = masks[lo:lo + chunk], feats[lo:lo + chunk]
                 Ws = {rn: space.write_values(m, f, V, rn) for rn in space.roll_numbers}
                 W = Ws[space.last_roll]
-                ix = idx[lo:lo + CHUNK]
+                ix = idx[lo:lo + chunk]
                 for a in range(0, W.shape[1], TURN_CHUNK):  # small batches keep the turn in cache
                     stop = None
                     if space.roll_dependent and space.can_stop:

@@ -416,7 +416,7 @@ def test_cli_usage_errors(cli, tmp_path):
         (("diagram", "yahtzee", "--option", "jokr=free"), "did you mean 'joker'"),
         (("diagram", "yahtze"), "did you mean 'yahtzee'"),
         (("diagram", "yahtzee", "--format", "png", "-o", "-"), "cannot go to standard output"),
-        (("diagram", "yahtzee", "-o", str(tmp_path / "no" / "such" / "dir.dot")), "cannot write"),
+        (("diagram", "yahtzee", "-o", str(tmp_path / "no" / "such" / "dir.dot")), "no/such does not exist"),
     ]:
         code, out, err = cli(*args)
         assert code == 2, args

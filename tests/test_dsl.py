@@ -268,16 +268,16 @@ def test_deep_nesting_is_an_error_not_a_crash():
 
 
 def test_long_expressions_and_numbers_are_refused_before_parsing():
-    with pytest.raises(ParseError, match="the expression has 5,001 characters; the limit is 4,000"):
+    with pytest.raises(ParseError, match="the expression has 5001 characters; the limit is 4000"):
         parse("-" * 5000 + "1")
     with pytest.raises(ParseError, match="a number of 16 digits; numbers may have at most 15 digits"):
         parse("1 + " + "9" * 16)
-    with pytest.raises(ParseError, match="a number of 3,990 digits"):  # int() alone would take it
+    with pytest.raises(ParseError, match="a number of 3990 digits"):  # int() alone would take it
         parse("1 +" + "7" * 3990)
 
 
 def test_values_are_bounded_so_squaring_definitions_stop():
-    with pytest.raises(DslError, match="values must stay below 10\\^15"):
+    with pytest.raises(DslError, match="values must have at most 15 digits"):
         compile_("99999999 * 99999999")
 
 

@@ -32,7 +32,7 @@ def test_a_big_yaml_list_is_refused_while_it_is_read():
     set_limits(Limits(yaml_nodes=1000))  # the same check as the default 100,000, a hundred times faster
     text = "items:\n" + "- 1\n" * 400_000  # refused after reading 1,000 of its 400,000 values
     assert error(load_yaml, text, "big.yaml") == \
-        "big.yaml:999:3: error: the file has more than 1,000 values; raise it with --limit yaml_nodes=N if you trust the file"
+        "big.yaml:999:3: error: the file has more than 1000 values; raise it with --limit yaml_nodes=N if you trust the file"
 
 
 def test_deep_yaml_is_refused_at_its_depth_not_with_a_recursion_error():
@@ -44,12 +44,12 @@ def test_aliases_that_expand_too_much_are_refused():
     laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6))
     set_limits(Limits(yaml_nodes=10_000))
-    assert "the file expands to more than 10,000 values" in error(load_yaml, laughs, "lol.yaml")
+    assert "the file expands to more than 10000 values" in error(load_yaml, laughs, "lol.yaml")
 
 
 def test_long_integers_in_yaml_are_refused_at_their_position():
     assert error(load_yaml, "a: 1\nb: " + "9" * 5000 + "\n", "n.yaml") == \
-        "n.yaml:2:4: error: a number of 5,000 digits; numbers may have at most 15 digits; " \
+        "n.yaml:2:4: error: a number of 5000 digits; numbers may have at most 15 digits; " \
         "raise it with --limit number_digits=N if you trust the file"
 
 
@@ -62,7 +62,7 @@ def test_files_are_checked_before_they_are_read(tmp_path):
     big = tmp_path / "big.yaml"
     big.write_bytes(b"#" * (DEFAULT.file_bytes + 1))
     assert error(load_model, str(big)).endswith(
-        f"error: the model is {DEFAULT.file_bytes + 1:,} bytes; the limit is {DEFAULT.file_bytes:,} bytes; "
+        f"error: the model file is {DEFAULT.file_bytes + 1} bytes; the limit is {DEFAULT.file_bytes} bytes; "
         "raise it with --limit file_bytes=N if you trust the file")
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
@@ -74,7 +74,7 @@ def test_limits_can_be_raised_by_name():
     raise_limits(["yaml_nodes=200000", "number-digits=40"])
     assert limits().yaml_nodes == 200_000 and limits().number_digits == 40
     assert load_yaml("a: " + "9" * 30, "n.yaml")["a"] == int("9" * 30)
-    assert "--limit needs NAME=VALUE" in error(raise_limits, ["nodes=3"])
+    assert "--limit needs NAME=N" in error(raise_limits, ["nodes=3"])
 
 
 def test_squaring_definitions_stop_at_the_value_limit():
@@ -82,4 +82,4 @@ def test_squaring_definitions_stop_at_the_value_limit():
     text = MINIMAL.replace("define:\n", "define:\n  d0: sum(dice) + 2\n" + defs) if "define:\n" in MINIMAL \
         else MINIMAL + "define:\n  d0: sum(dice) + 2\n" + defs
     message = error(load_source, text, "sq.yaml")
-    assert "values must stay below 10^15" in message
+    assert "values must have at most 15 digits" in message

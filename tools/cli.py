@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import re
 import sys
 
@@ -72,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "limit", None):
             from ..interpreter.limits import raise_limits
             raise_limits(args.limit)
-        return args.run(args) or 0
+        code = args.run(args) or 0
+        sys.stdout.flush()  # a full disk shows here, as one line, not at exit as a traceback
+        return code
     except RulebookError as exc:
         print(printable(i18n.error_text(exc, lang)), file=sys.stderr)
         return 2
@@ -81,9 +85,27 @@ def main(argv: list[str] | None = None) -> int:
         print("rulebook: " + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT):
+            raise
+        _drop_stdout()
+        _ = i18n.translator(lang).gettext
+        print("rulebook: " + _("error:") + " " + _("cannot write the output: {reason}").format(
+            reason=exc.strerror or exc), file=sys.stderr)
+        return 2
     finally:
         i18n.chosen = None
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")

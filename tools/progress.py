@@ -15,7 +15,7 @@ def progress_bar(label: str, force: bool = False):
         yield lambda done, total: None
         return
     with Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=Console(stderr=True), transient=True) as bar:
+                  TimeElapsedColumn(), console=Console(stderr=True, markup=False), transient=True) as bar:
         task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from ..dice import multisets
 from ..errors import DslError, did_you_mean
-from ..limits import limits
+from ..limits import hint_for, limits
 from ..yamlsource import Text
 from .ast import Expr
 from .builtins import FUNCTIONS, VARIABLES
@@ -459,8 +459,8 @@ def _bounded(op: Callable[[Any, Any], Any], a: Fn, b: Fn, pos) -> Fn:
         v = op(a(ctx), b(ctx))
         if -top < v < top:
             return v
-        raise DslError(f"a value here reaches {len(str(abs(v))):,} digits; values must stay below 10^{len(str(top)) - 1} "
-                       f"(raise it with --limit value_digits=N)", pos)
+        raise DslError("a value here reaches {digits} digits; values must have at most {limit} digits",
+                       pos, hint_for("value_digits"), digits=len(str(abs(v))), limit=len(str(top)) - 1)
     return run
 
 

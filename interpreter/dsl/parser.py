@@ -7,6 +7,7 @@ from importlib.resources import files
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
+from ..errors import Message
 from ..limits import NumberTooLong, bounded_int, limits, too_long
 from .ast import Expr
 

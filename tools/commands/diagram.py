@@ -8,6 +8,7 @@ from pathlib import Path
 from ...interpreter.errors import UsageError
 from ...interpreter.loader import load_model
 from .options import add_option_argument, parse_options
+from .outputs import output_file
 
 FORMATS = ("svg", "png", "dot")
 INSTALL_HINT = ("install graphviz to draw it (apt install graphviz, brew install graphviz, "
@@ -23,6 +24,7 @@ def add_arguments(p) -> None:
                    help="svg (default), png, or dot (the graphviz source; needs no graphviz program)")
     p.add_argument("-o", "--output", metavar="FILE", default=None,
                    help="where to write it (default MODEL[.scoring].LANG.FORMAT; - for standard output)")
+    p.add_argument("--force", action="store_true", help="replace the output file if it exists")
     add_option_argument(p)
 
 
@@ -47,6 +49,8 @@ def run(args) -> int:
     graph = diagram(model, lang, args.what)
     kind = "" if args.what == "flow" else ".scoring"
     out = Path(args.output) if args.output else Path(f"{model.id}{kind}.{lang}.{fmt}")
+    if args.output != "-":
+        output_file(out, "-o", [Path(model.path)], args.force)
 
     if fmt == "dot":
         _write(out, graph.source.encode("utf-8"), args.output == "-")
@@ -55,6 +59,7 @@ def run(args) -> int:
         return 0
     if shutil.which("dot") is None:
         dot_file = out.with_suffix(".dot") if args.output != "-" else Path(f"{model.id}{kind}.{lang}.dot")
+        output_file(dot_file, "-o", [Path(model.path)], args.force)
         _write(dot_file, graph.source.encode("utf-8"), False, quiet=True)
         raise UsageError("graphviz's 'dot' program is not installed, so only {dot_file} was written", INSTALL_HINT, dot_file=dot_file)
     try:
@@ -67,7 +72,11 @@ def run(args) -> int:
 
 def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False) -> None:
     if to_stdout:
-        sys.stdout.write(data.decode("utf-8"))
+        try:
+            sys.stdout.write(data.decode("utf-8"))
+            sys.stdout.flush()
+        except OSError as exc:  # a full disk (/dev/full) or a closed pipe: one line, not a traceback
+            raise UsageError("cannot write to standard output: {reason}", reason=exc.strerror or exc) from None
         return
     try:
         path.write_bytes(data)

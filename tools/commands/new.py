@@ -1,10 +1,12 @@
 """Copy a bundled model to a file of your own, ready to edit and check."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
-from ...interpreter.errors import RulebookError, UsageError
+from ...interpreter.errors import ModelError, RulebookError, UsageError
+from ...interpreter.limits import read_untrusted
 from ...interpreter.loader import SCHEMA_PATH, load_source, resolve
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -46,6 +48,10 @@ def run(args) -> int:
     dest = Path(args.path)
     if dest.suffix not in (".yaml", ".yml"):
         raise UsageError("the new model file should end in .yaml, not '{name}'", name=dest.name)
+    if dest.is_symlink():  # also a dangling one: writing would create the file it points to
+        raise UsageError("{dest} is a symbolic link; name the file itself", dest=dest)
+    if dest.exists() and source_path.exists() and os.path.samefile(dest, source_path):
+        raise UsageError("{dest} is the model being copied; it is never overwritten", dest=dest)
     if dest.exists() and not args.force:
         raise UsageError("{dest} already exists", "choose another name, or overwrite it with --force", dest=dest)
     if dest.is_dir():
@@ -53,7 +59,7 @@ def run(args) -> int:
     new_id = args.id or id_from_path(dest)
     if not ID_PATTERN.match(new_id):
         raise UsageError("--id: '{new_id}' is not a valid id (lowercase letters, digits and _; starts with a letter)", new_id=new_id)
-    text = copy_text(source_path.read_text(encoding="utf-8"), new_id)
+    text = copy_text(read_untrusted(source_path, "model", ModelError), new_id)
     try:
         load_source(text, str(dest))  # the copy must load exactly like the original
     except RulebookError as exc:

@@ -8,6 +8,7 @@ from ...interpreter.errors import UsageError
 from ...interpreter.loader import load_model
 from ...interpreter.model import LANGUAGES
 from .options import add_option_argument, parse_options
+from .outputs import output_folder
 
 
 def add_arguments(p) -> None:
@@ -15,18 +16,21 @@ def add_arguments(p) -> None:
     p.add_argument("--lang", default=",".join(LANGUAGES), help="comma-separated languages (default: en,de,nl)")
     p.add_argument("--format", default="html", choices=("html", "md"), help="html (default) or md")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write the site to")
+    p.add_argument("--force", action="store_true", help="write into a folder that holds other files too")
     add_option_argument(p)
 
 
 def load_models(names: list[str], options: dict[str, str]):
     """Each model with the options it knows; an option no model knows is an error."""
     from ...interpreter.loader import resolve
+    from ...interpreter.errors import ModelError
+    from ...interpreter.limits import read_untrusted
     from ...interpreter.yamlsource import load_yaml
     models = []
     used: set[str] = set()
     for name in names:
         path = resolve(name)
-        known = _option_names(load_yaml(path.read_text(encoding="utf-8"), str(path)))
+        known = _option_names(load_yaml(read_untrusted(path, "model", ModelError), str(path)))
         mine = {k: v for k, v in options.items() if k in known}
         used |= mine.keys()
         models.append(load_model(name, mine))
@@ -35,6 +39,16 @@ def load_models(names: list[str], options: dict[str, str]):
         load_model(names[0], {unknown[0]: options[unknown[0]]})  # raises the usual one-line error
         raise UsageError("unknown option '{option}'", option=unknown[0])
     return models
+
+
+def site_names(models, langs: list[str], fmt: str) -> set[str]:
+    """The top-level names a site of these models writes (so a folder holding only these is ours)."""
+    names = {"static", f"index.{fmt}"} | {f"index.{lang}.{fmt}" for lang in langs}
+    for m in models:
+        names.add(f"{m.id}.yaml")
+        for lang in langs:
+            names |= {f"{m.id}.{lang}.{fmt}", f"{m.id}.{lang}.svg"}
+    return names
 
 
 def _option_names(data) -> set[str]:
@@ -49,10 +63,9 @@ def run(args) -> int:
     started = time.perf_counter()
     langs = [x.strip() for x in args.lang.split(",") if x.strip()]
     models = load_models(args.models, parse_options(args.option))
+    out = output_folder(Path(args.output), site_names(models, langs, args.format),
+                        [Path(m.path) for m in models], args.force)  # before the long work
     files = build_site(models, langs, args.format)
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise UsageError("-o: {out} is a file, not a folder", out=out)
     write_site(files, out)
     pages = len(models) * len(langs)
     print(f"wrote {pages} page{'s' if pages != 1 else ''} for {len(models)} game{'s' if len(models) != 1 else ''} "

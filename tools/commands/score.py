@@ -66,5 +66,5 @@ def run(args) -> int:
         table.add_row(model.boxes[c.box].name[lang], str(c.points), str(c.bonus) if c.bonus else "")
     if not choices:
         table.add_row(_("(no open box may take these dice)"), "", "")
-    Console().print(table)
+    Console(highlight=False, markup=False).print(table)
     return 0

@@ -13,6 +13,31 @@ def default_db() -> Path:
     return Path(user_data_dir("rulebook")) / "tables.sqlite3"
 
 
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_db(db: Path, explicit: bool) -> None:
+    """Refuse a --db that is not a SQLite file (or a new file in an existing folder) before serving."""
+    if db.exists() and not db.is_file():
+        raise UsageError("--db {db} is not a file", db=db)
+    if db.is_file() and db.stat().st_size:
+        try:
+            with db.open("rb") as f:
+                head = f.read(len(SQLITE_MAGIC))
+        except OSError as exc:
+            raise UsageError("--db {db} cannot be read: {reason}", db=db, reason=exc.strerror or exc) from None
+        if head != SQLITE_MAGIC:
+            raise UsageError("--db {db} is not a SQLite database; it was left as it is", db=db)
+    elif explicit and not db.parent.is_dir():
+        raise UsageError("--db {db}: the folder {folder} does not exist", db=db, folder=db.parent)
+    import sqlite3
+    from ..serve.store import Store
+    try:
+        Store(db).close()
+    except (sqlite3.Error, OSError) as exc:
+        raise UsageError("--db {db} cannot be used: {reason}", db=db, reason=str(exc)) from None
+
+
 def add_arguments(p) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
@@ -35,8 +60,7 @@ def run(args) -> int:
     if not 0 <= args.bot_delay <= 5000:
         raise UsageError("--bot-delay must be from 0 to 5000 ms, not {bot_delay}", bot_delay=args.bot_delay)
     db = args.db or default_db()
-    if db.exists() and not db.is_file():
-        raise UsageError("--db {db} is not a file", db=db)
+    check_db(db, explicit=args.db is not None)
     try:
         local = ipaddress.ip_address(args.host).is_loopback
     except ValueError:

@@ -9,6 +9,7 @@ from ...interpreter.game import parse_players
 from ...interpreter.loader import load_model
 from ...interpreter.simulate import run_games, summarize
 from .options import add_option_argument, parse_options
+from .outputs import output_file
 from ..i18n import number, percent, pick_language, translator
 from ..progress import progress_bar
 
@@ -20,6 +21,7 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--plot", type=Path, default=None, help="write a histogram of final scores (.svg)")
+    p.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     p.add_argument("--lang", default=None)
     p.add_argument("--json", action="store_true")
     add_option_argument(p)
@@ -37,6 +39,8 @@ def run(args) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.plot is not None:  # checked before the games are played, not after
+        output_file(args.plot, "--plot", [Path(model.path)], args.force)
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
     if any(s.kind == "optimal" for s in seats):
@@ -50,7 +54,10 @@ def run(args) -> int:
         from ..documents.histogram import histogram_svg
         lang = pick_language(args.lang)
         series = {f"{s.name} ({s.kind})": [r.totals[i] for r in results] for i, s in enumerate(seats)}
-        args.plot.write_text(histogram_svg(series, f"{model.name[lang]}: {args.games} games"), encoding="utf-8")
+        try:
+            args.plot.write_text(histogram_svg(series, f"{model.name[lang]}: {args.games} games"), encoding="utf-8")
+        except OSError as exc:
+            raise UsageError("cannot write {path}: {reason}", path=args.plot, reason=exc.strerror or exc) from None
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "players": [s.__dict__ for s in summary]}, indent=1))
         return 0
@@ -58,7 +65,7 @@ def run(args) -> int:
     _ = translator(lang).gettext
     from rich.console import Console
     from rich.table import Table
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)
     for s in summary:
         console.rule(_("{player} ({kind}): {games} games").format(player=s.player, kind=s.kind, games=s.games))
         console.print(_("mean {mean} ± {stderr} (standard error), standard deviation {stdev}").format(

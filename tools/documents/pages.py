@@ -357,6 +357,15 @@ def _switcher(site: Site, lang: str, file_of) -> list[dict]:
 
 # rendering -------------------------------------------------------------------------
 
+_MARKDOWN = str.maketrans({"<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]", "|": "\\|"})
+
+
+def markdown_text(value: Any) -> Any:
+    """A value as Markdown shows it literally: no raw HTML (`<script>`), no links or images of its
+    own (`[x](javascript:…)`), no table cell breaks. The page's own links are in the templates."""
+    return value.translate(_MARKDOWN) if isinstance(value, str) else value
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, fmt: str) -> jinja2.Environment:
     """A Jinja2 environment whose gettext speaks `lang` (one per language and format, cached)."""
@@ -368,6 +377,7 @@ def environment(lang: str, fmt: str) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        finalize=None if fmt == "html" else markdown_text,
     )
     env.install_gettext_translations(translator(lang), newstyle=True)
     return env

@@ -17,7 +17,7 @@ class View:
     def __init__(self, lang: str, console: Console | None = None):
         self.lang = lang
         self.t = translator(lang)
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, markup=False)
         self.kept: tuple[int, ...] = ()  # the dice kept before the last roll, shown on the board
 
     def _(self, msg: str, **kw) -> str:

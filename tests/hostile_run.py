@@ -1,0 +1,115 @@
+"""Run a batch of hostile cases in this process (started by tests/test_hostile_corpus.py under a memory cap).
+
+    python tests/hostile_run.py CASES.json INPUTS RUNROOT
+
+For each case: a fresh run folder (inputs linked in, decoys beside them), every command line of the
+case through `rulebook.tools.cli.main` with its stdin, an alarm as a hang guard, and one JSON line
+per command on stdout: exit code, any traceback, control characters leaked into the output, and
+files created, changed or removed anywhere but the named outputs.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import sys
+import traceback
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hostile import setup_run_folder  # noqa: E402
+
+HANG_SECONDS = int(os.environ.get("HOSTILE_HANG_SECONDS", "60"))
+CONTROL = set(chr(c) for c in range(32) if chr(c) not in "\n\t\r") | {"\x7f"} | set(chr(c) for c in range(0x80, 0xa0))
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Hang()
+
+
+def snapshot(*roots: Path) -> dict[str, tuple]:
+    """Every file and folder under the roots (links not followed) with its type, size and mtime."""
+    out = {}
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+            for name in dirnames + filenames:
+                p = Path(dirpath) / name
+                st = p.lstat()
+                out[str(p)] = (st.st_mode >> 12, st.st_size, st.st_mtime_ns)
+    return out
+
+
+def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
+    from rulebook.interpreter.limits import DEFAULT, set_limits
+    from rulebook.tools.cli import main
+    run = root / case["name"].replace("/", "_")
+    run.mkdir(parents=True)
+    setup_run_folder(run, inputs)
+    allowed = {str(run / o) for o in case["outputs"]}
+    watch = (run, home)
+    results = []
+    for argv in case["commands"]:
+        before = snapshot(*watch)
+        set_limits(DEFAULT)
+        out, err = io.StringIO(), io.StringIO()
+        record = {"case": case["name"], "kind": case["kind"], "argv": [a[:80] for a in argv]}
+        old_stdin, old_cwd = sys.stdin, os.getcwd()
+        sys.stdin = io.StringIO(case["stdin"])
+        os.chdir(run)
+        signal.alarm(HANG_SECONDS)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = main(list(argv))
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        except Hang:
+            code, record["hang"] = None, True
+        except BaseException:  # noqa: BLE001 - the point of the corpus
+            code, record["traceback"] = None, traceback.format_exc()[-3000:]
+        finally:
+            signal.alarm(0)
+            sys.stdin = old_stdin
+            os.chdir(old_cwd)
+        record["code"] = code
+        text = out.getvalue() + err.getvalue()
+        if "Traceback (most recent call last)" in text:
+            record["traceback"] = text[-3000:]
+        leaked = sorted({f"U+{ord(c):04X}" for c in text if c in CONTROL})
+        if leaked:
+            record["leaked"] = leaked
+        record["stderr"] = err.getvalue()[-400:]
+        after = snapshot(*watch)
+        changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p)
+                         and not any(p == a or p.startswith(a + os.sep) for a in allowed))
+        if changed:
+            record["writes"] = changed[:10]
+        for out_name in case["outputs"]:  # the named outputs are removed, so the next command starts clean
+            target = run / out_name
+            if target.is_dir() and not target.is_symlink():
+                import shutil
+                shutil.rmtree(target)
+            elif target.exists() or target.is_symlink():
+                target.unlink()
+        results.append(record)
+        print(json.dumps(record), flush=True)
+    return results
+
+
+def main_() -> None:
+    cases_file, inputs, root = (Path(a) for a in sys.argv[1:4])
+    home = Path(os.environ["HOME"])
+    signal.signal(signal.SIGALRM, _alarm)
+    for case in json.loads(cases_file.read_text()):
+        print(json.dumps({"start": case["name"]}), flush=True)
+        run_case(case, inputs, root, home)
+
+
+if __name__ == "__main__":
+    main_()
