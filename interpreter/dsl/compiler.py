@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..dice import multisets
-from ..errors import DslError, did_you_mean
+from ..errors import DslError, Message, did_you_mean
 from ..limits import hint_for, limits
 from ..yamlsource import Text
 from .ast import Expr
@@ -17,6 +17,7 @@ from .builtins import FUNCTIONS, VARIABLES
 from .parser import ParseError, parse
 
 Fn = Callable[["Context"], Any]
+MAX_DEFINITION_DEPTH = 40  # a definition using one using one … (bundled models: 3)
 
 
 class SheetView:
@@ -99,6 +100,7 @@ class Compiler:
         self._rolls = [(m, i, tuple(m.count(f) for f in range(1, scope.faces + 1)))
                        for i, m in enumerate(multisets(scope.n_dice, scope.faces))]
         self._defs: dict[str, tuple[Expr, Fn]] = {}
+        self._failed: dict[str, DslError] = {}
         self._defining: list[str] = []
         self._text: Text | None = None
 
@@ -228,6 +230,11 @@ class Compiler:
         if name in self._defining:
             cycle = " → ".join(self._defining[self._defining.index(name):] + [name])
             raise self._error(node, f"definition '{name}' refers to itself ({cycle})")
+        if name in self._failed:  # a broken definition fails once, not again at every use
+            raise self._failed[name]
+        if len(self._defining) >= MAX_DEFINITION_DEPTH:
+            raise self._error(node, Message("definitions refer to each other more than {limit} deep (here '{name}')",
+                                            {"limit": MAX_DEFINITION_DEPTH, "name": name}))
         if name not in self._defs:
             text = self.scope.definitions[name]
             try:
@@ -238,6 +245,9 @@ class Compiler:
             saved, self._text = self._text, text
             try:
                 fn = self._materialize(tree, self._compile(tree))
+            except DslError as exc:
+                self._failed[name] = exc
+                raise
             finally:
                 self._text = saved
                 self._defining.pop()

@@ -27,10 +27,19 @@ def parse_dice(text: str) -> list[int]:
 
 
 def parse_sheet(text: str, model) -> dict[str, int]:
+    from ...interpreter.limits import NumberTooLong, hint_for, limits, loads_json
+    if len(text) > limits().file_bytes:
+        raise UsageError("--sheet has {size} characters; the limit is {limit}", hint_for("file_bytes"),
+                         size=len(text), limit=limits().file_bytes)
     try:
-        sheet = json.loads(text)
+        sheet = loads_json(text)
     except json.JSONDecodeError as exc:
-        raise UsageError("--sheet is not valid JSON: {msg} at column {colno}", msg=exc.msg, colno=exc.colno) from None
+        raise UsageError("--sheet is not valid JSON: {reason} at column {column}", reason=exc.msg, column=exc.colno) from None
+    except NumberTooLong as exc:
+        raise UsageError("--sheet holds a number of {digits} digits; numbers may have at most {limit} digits",
+                         hint_for("number_digits"), digits=exc.digits, limit=limits().number_digits) from None
+    except (ValueError, RecursionError) as exc:
+        raise UsageError("--sheet is not valid JSON: {reason} at column {column}", reason=exc.__class__.__name__, column=1) from None
     if not isinstance(sheet, dict):
         raise UsageError("--sheet must be a JSON object of box names and points")
     for box, points in sheet.items():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from ...interpreter.errors import UsageError
@@ -12,6 +13,9 @@ from .options import add_option_argument, parse_options
 from .outputs import output_file
 from ..i18n import number, percent, pick_language, translator
 from ..progress import progress_bar
+
+
+MAX_GAMES = 10_000_000
 
 
 def add_arguments(p) -> None:
@@ -39,6 +43,11 @@ def run(args) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.games > MAX_GAMES:
+        raise UsageError("--games must be at most {most}, not {value}", most=MAX_GAMES, value=args.games)
+    most_jobs = 4 * (os.cpu_count() or 1)
+    if args.jobs > most_jobs:
+        raise UsageError("--jobs must be at most {most} on this computer, not {value}", most=most_jobs, value=args.jobs)
     if args.plot is not None:  # checked before the games are played, not after
         output_file(args.plot, "--plot", [Path(model.path)], args.force)
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
