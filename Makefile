@@ -1,10 +1,17 @@
-# The two commands a new machine needs: `make play` and `make test`. Each installs what it needs.
-PYTHON ?= python3
+# The two commands a new machine needs: `make play` and `make test`. Each installs what it needs into a
+# virtual environment of its own, .venv (Debian and Ubuntu refuse `pip install` into the system Python).
+# VENV= (empty) uses the Python in PATH as it is, e.g. inside an environment you made yourself.
+SYSTEM_PYTHON ?= python3
+VENV ?= .venv
+PYTHON = $(if $(VENV),$(VENV)/bin/python,$(SYSTEM_PYTHON))
 PIP = $(PYTHON) -m pip --disable-pip-version-check -q
 
 .PHONY: install play test bench catalogs clean
 
-install:
+$(VENV)/bin/python:
+	$(SYSTEM_PYTHON) -m venv $(VENV) || { echo "make: cannot create $(VENV): on Debian/Ubuntu run 'sudo apt install python3-venv' first"; exit 1; }
+
+install: $(if $(VENV),$(VENV)/bin/python)
 	$(PIP) install -e '.[test]'
 
 play: install
@@ -19,10 +26,10 @@ bench: install
 # Page-frame texts: extract the English message ids from tools/ (see babel.cfg) and merge them into
 # the German and Dutch catalogs; then translate the new or changed entries (tests fail until done).
 catalogs: install
-	pybabel extract -F babel.cfg -k _ -k n_:1,2 --no-location --sort-output --project rulebook \
+	$(PYTHON) -m babel.messages.frontend extract -F babel.cfg -k _ -k n_:1,2 --no-location --sort-output --project rulebook \
 	  --copyright-holder "rulebook contributors" -o tools/locales/rulebook.pot .
 	$(PYTHON) -m rulebook.tools.i18n_extract tools/locales/rulebook.pot
-	pybabel update -i tools/locales/rulebook.pot -d tools/locales -D rulebook \
+	$(PYTHON) -m babel.messages.frontend update -i tools/locales/rulebook.pot -d tools/locales -D rulebook \
 	  --no-fuzzy-matching --ignore-obsolete --width 100
 
 clean:

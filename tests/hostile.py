@@ -34,12 +34,11 @@ class Case:
 
 
 def _model_commands(path: str, heavy: bool = True) -> list[list[str]]:
-    """Every command that reads a model; `heavy` adds the ones that play, solve or simulate."""
+    """Every command that reads a model; `heavy` adds the ones that copy, play, solve or simulate."""
     cmds = [["check", path], ["score", path, "--dice", "1,2,3,4,5"],
-            ["diagram", path, "-f", "dot", "-o", "out.dot"], ["pages", path, "--format", "md", "-o", "site"],
-            ["new", path, "copy.yaml"]]
+            ["diagram", path, "-f", "dot", "-o", "out.dot"], ["pages", path, "--format", "md", "-o", "site"]]
     if heavy:
-        cmds += [["play", path], ["solve", path, "--json"],
+        cmds += [["new", path, "copy.yaml"], ["play", path], ["solve", path, "--json"],
                  ["simulate", path, "--games", "2", "--players", "a:greedy,b:random", "--json"]]
     return cmds
 
@@ -163,10 +162,10 @@ def _models() -> dict[str, tuple[str, str | bytes]]:
         add("doc", label, text)
     # truncated and mutated real models
     rng = random.Random(16)
-    for i in range(40):
+    for i in range(30):
         cut = rng.randrange(len(YAHTZEE))
         add("mutate", f"cut-{i}", YAHTZEE[:cut])
-    for i in range(40):
+    for i in range(30):
         lines = YAHTZEE.splitlines(keepends=True)
         j = rng.randrange(len(lines))
         choice = rng.randrange(5)

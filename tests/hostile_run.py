@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import sys
+import time
 import traceback
 from pathlib import Path
 
@@ -63,6 +64,7 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         sys.stdin = io.StringIO(case["stdin"])
         os.chdir(run)
         signal.alarm(HANG_SECONDS)
+        started = time.perf_counter()
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 try:
@@ -78,6 +80,7 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
             sys.stdin = old_stdin
             os.chdir(old_cwd)
         record["code"] = code
+        record["seconds"] = round(time.perf_counter() - started, 2)
         text = out.getvalue() + err.getvalue()
         if "Traceback (most recent call last)" in text:
             record["traceback"] = text[-3000:]

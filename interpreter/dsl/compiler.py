@@ -230,7 +230,7 @@ class Compiler:
         if name in self._defining:
             cycle = " → ".join(self._defining[self._defining.index(name):] + [name])
             raise self._error(node, f"definition '{name}' refers to itself ({cycle})")
-        if name in self._failed:  # a broken definition fails once, not again at every use
+        if name in self._failed and not self._defining:  # a broken definition fails once, not at every use
             raise self._failed[name]
         if len(self._defining) >= MAX_DEFINITION_DEPTH:
             raise self._error(node, Message("definitions refer to each other more than {limit} deep (here '{name}')",
@@ -246,7 +246,8 @@ class Compiler:
             try:
                 fn = self._materialize(tree, self._compile(tree))
             except DslError as exc:
-                self._failed[name] = exc
+                if len(self._defining) == 1:  # compiled for itself, not inside another (a cycle's error depends on where it starts)
+                    self._failed[name] = exc
                 raise
             finally:
                 self._text = saved
