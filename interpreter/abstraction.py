@@ -60,6 +60,11 @@ def turn_shape(model: Model) -> int:
         raise NotSolvable(f"the game has {rounds} round{'s' * (rounds != 1)} but {len(model.boxes)} boxes; "
                           f"the solver needs a round per box",
                           model.flow.pos)
+    if not model.simple_sheet:
+        raise NotSolvable("the solver needs every box to take one entry, on a sheet without columns", model.flow.pos)
+    if model.ranking is not None:
+        raise NotSolvable("the solver maximizes the grand total, but this game ranks players by its own final score",
+                          model.ranking.score.text.pos)
     if model.end_if is not None:
         raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
                           model.end_if.text.pos)

@@ -132,7 +132,7 @@ class Game:
         state.apply(action)
         event = Event(player, action)
         if isinstance(action, Write):
-            event.points = state.sheets[player][action.box]
+            event.points = state.sheets[player][state.last_cell]
             event.bonus = sum(state.awards[player].values()) - bonus_before
         self._log(event.to_json())
         for listen in self.listeners:
@@ -407,9 +407,9 @@ def replay(path: Path) -> Replay:
             state.apply(action)
         except IllegalActionError as exc:
             raise SaveFileError(exc.msg, at, exc.hint_msg) from None
-        if isinstance(action, Write) and "points" in rec and state.sheets[player][action.box] != rec["points"]:
+        if isinstance(action, Write) and "points" in rec and state.sheets[player][state.last_cell] != rec["points"]:
             raise SaveFileError("the log says {points} points in {box}, the model gives {model_points}", at,
-                                points=rec["points"], box=action.box, model_points=state.sheets[player][action.box])
+                                points=rec["points"], box=action.box, model_points=state.sheets[player][state.last_cell])
         moves += 1
     seed = header.get("seed")
     return Replay(model, seats, seed if isinstance(seed, int) and not isinstance(seed, bool) else None, state, moves)

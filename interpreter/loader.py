@@ -19,7 +19,7 @@ from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
 from .limits import read_untrusted
-from .model import LANGUAGES, Bonus, Box, Model, Option, Section, Step
+from .model import LANGUAGES, Bonus, Box, Model, Option, Ranking, Section, Step, Target
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -250,6 +250,8 @@ class _Builder:
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
         if end_if is not None and not end_if.deps and end_if(Context()) is False:
             end_if = None  # the chosen options rule an early end out: the game runs its full course
+        targets = self._targets(boxes)
+        ranking = self._ranking()
         if self.errors:
             unique = {str(e): e for e in self.errors}  # a broken definition fails at every use
             raise ErrorList(sorted(unique.values(), key=lambda e: (e.pos.line, e.pos.col)))
@@ -257,11 +259,40 @@ class _Builder:
             id=str(d["id"]), name=self._text(d["name"]), tagline=self._opt_text(d, "tagline"),
             objective=self._opt_text(d, "objective"), min_players=d["players"]["min"],
             max_players=d["players"]["max"], n_dice=d["dice"]["count"], faces=d["dice"]["faces"],
-            winner=str(d.get("winner", "highest_total")), options=options, option_values=values,
+            winner=self._winner(), options=options, option_values=values,
             sections=tuple(sections), boxes=boxes, bonuses=tuple(bonuses), flow=flow, end_if=end_if,
             path=self.file, source=self.source, hash=model_hash(self.source),
-            definitions=definitions,
+            definitions=definitions, targets=targets,
+            cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking,
         )
+
+    # the sheet's cells and the ranking -------------------------------------------
+    def _targets(self, boxes: dict[str, Box]) -> dict[str, "Target"]:
+        """Every place a write can go, with its cells (see `Target`), in sheet order."""
+        out = {}
+        for box in boxes.values():
+            cells = (box.id,) if box.uses == 1 else tuple(f"{box.id}#{k}" for k in range(1, box.uses + 1))
+            out[box.id] = Target(box.id, box.id, None, cells)
+        return out
+
+    def _winner(self) -> str:
+        w = self.data.get("winner", "highest_total")
+        if isinstance(w, Node):
+            return "lowest_total" if str(w.get("by", "highest")) == "lowest" else "highest_total"
+        return str(w)
+
+    def _ranking(self) -> Ranking | None:
+        """The final score and tie-breaks of a `winner` mapping (None for highest_total/lowest_total)."""
+        w = self.data.get("winner")
+        if not isinstance(w, Node):
+            return None
+        score = self._compile(w["score"], "number", {"sheet"}, "the final score", w.value_pos["score"])
+        breaks = []
+        for t in w.get("tie_breaks", []):
+            c = self._compile(t["score"], "number", {"sheet"}, "a tie-break", t.value_pos["score"])
+            if c:
+                breaks.append((self._text(t["name"]), c))
+        return Ranking(self._text(w["name"]), score, tuple(breaks)) if score else None
 
     # texts ---------------------------------------------------------------
     def _text(self, node) -> dict[str, str]:
@@ -386,7 +417,8 @@ class _Builder:
                 if example is not None and (len(example) != n or any(not 1 <= x <= faces for x in example)):
                     self.fail(f"an example needs {n} dice with faces 1 to {faces}", b.value_pos["example"])
                 out[str(b["id"])] = Box(str(b["id"]), str(s["id"]), self._text(b["name"]),
-                                        self._variant(b["rule"], []), score, example, b.pos)
+                                        self._variant(b["rule"], []), score, example, b.pos,
+                                        int(b.get("uses", 1)))
         return out
 
     def _bonuses(self, sections) -> list[Bonus]:

@@ -39,6 +39,47 @@ class Box:
     score: Compiled
     example: tuple[int, ...] | None
     pos: Pos | None = None
+    uses: int = 1  # how many entries the box takes (each write fills one)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a write can go: a box (in one column, if the sheet has columns) and its cells.
+
+    A cell holds one entry. Its id is the box id, followed by `@column` on a sheet with columns and
+    by `#k` (k = 1 … uses) for a box used more than once: `fours#3`, `ones@down`. The cells of a
+    target are filled in order, so how many are filled says which.
+    """
+
+    id: str  # the box id, or box@column
+    box: str
+    column: str | None
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How players are ranked at the end: a final score (an expression over the sheet) and tie-breaks."""
+
+    name: Text  # what the final score is called ("points")
+    score: Compiled
+    tie_breaks: tuple[tuple[Text, Compiled], ...] = ()
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a sheet with columns: every box appears in it once, scored × `multiplier`.
+
+    `order` says which of its boxes may be written: `free` (any open one), `down` (the first open one,
+    top to bottom), `up` (the last open one, bottom to top) or `announced` (the box the player
+    announced this turn).
+    """
+
+    id: str
+    name: Text
+    multiplier: int = 1
+    order: str = "free"
+    rule: Text | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +146,15 @@ class Model:
     source: str = field(repr=False)
     hash: str = ""
     definitions: dict[str, Compiled] = field(default_factory=dict, repr=False)
+    targets: dict[str, Target] = field(default_factory=dict)  # write target id -> Target, sheet order
+    cells: tuple[str, ...] = ()  # every cell of the sheet, in sheet order
+    ranking: Ranking | None = None  # None: ranked by the grand total (`winner` says which way)
+    columns: tuple[Column, ...] = ()  # empty: a sheet without columns
+
+    @property
+    def simple_sheet(self) -> bool:
+        """Every box takes one entry and there are no columns: cells, targets and boxes are the same."""
+        return len(self.cells) == len(self.boxes)
 
     def step(self, step_id: str) -> Step:
         return next(s for s in self.flow.walk() if s.id == step_id)

@@ -134,7 +134,7 @@ def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[l
     sheet = state.sheets[state.player]
     scorer = state.scorer
     step = next(s for s in model.flow.walk() if s.kind == "write")
-    open_boxes = [b for b in model.boxes if b not in sheet]
+    open_boxes = [t for t in model.targets if scorer.is_open(t, sheet)]
     table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
     for r, dice in enumerate(tt.rolls):
         for c in scorer.choices(dice, sheet, roll_number or max_rerolls(model) + 1, step):

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .dice import index_of, multisets
-from .dsl.compiler import Context, SheetView
+from .dsl.compiler import CellView, Context, SheetView
 from .errors import UsageError
 from .model import Model, Step
 
-Sheet = Mapping[str, int]  # filled boxes -> points
+Sheet = Mapping[str, int]  # filled cells -> points (a cell is a box, unless boxes take several entries or the sheet has columns; see model.Target)
 
 
 @dataclass(frozen=True)
@@ -28,27 +28,35 @@ Option = tuple[Choice, tuple[tuple[str, int], ...]]
 class _Watched(SheetView):
     """A sheet view that notes whether an expression looked at the sheet at all."""
 
-    __slots__ = ("looked",)
+    __slots__ = ("looked", "inner")
 
-    def __init__(self, points):
-        super().__init__(points)
+    def __init__(self, inner: SheetView):
+        self.inner = inner
         self.looked = False
 
     def filled(self, box):
         self.looked = True
-        return box in self.points
+        return self.inner.filled(box)
 
     def value(self, box):
         self.looked = True
-        return self.points.get(box, 0)
+        return self.inner.value(box)
 
     def total(self, section, boxes):
         self.looked = True
-        return super().total(section, boxes)
+        return self.inner.total(section, boxes)
 
     def open_count(self, section, boxes):
         self.looked = True
-        return super().open_count(section, boxes)
+        return self.inner.open_count(section, boxes)
+
+    def uses(self, box):
+        self.looked = True
+        return self.inner.uses(box)
+
+    def entries(self, box):
+        self.looked = True
+        return self.inner.entries(box)
 
 
 _DYNAMIC = None  # a plan entry whose value depends on the sheet: evaluated every time
@@ -76,6 +84,27 @@ class Scorer:
         exprs = [b.score for b in model.boxes.values()] + [b.points for b in self._write_bonuses]
         exprs += [s.allowed for s in model.flow.walk() if s.kind == "write" and s.allowed is not None]
         self._turn_matters = any("turn" in e.deps for e in exprs)
+        self.simple = model.simple_sheet  # cells are boxes: the sheet is box -> points
+        self.targets = model.targets
+        # per column (None: no columns): box -> its cells there, as expressions see them
+        self._cells: dict[str | None, dict[str, tuple[str, ...]]] = {}
+        for t in model.targets.values():
+            self._cells.setdefault(t.column, {})[t.box] = t.cells
+        self._target_of = {c: t for t in model.targets.values() for c in t.cells}
+
+    def is_open(self, target: str, sheet: Sheet) -> bool:
+        """Whether a write target has a cell left (cells fill in order, so: its last one is empty)."""
+        return self.targets[target].cells[-1] not in sheet
+
+    def next_cell(self, target: str, sheet: Sheet) -> str:
+        """The cell a write into `target` fills."""
+        return next(c for c in self.targets[target].cells if c not in sheet)
+
+    def view(self, sheet: Sheet, column: str | None = None) -> SheetView:
+        """The sheet as expressions see it (in one column, on a sheet with columns)."""
+        if self.simple:
+            return _view(sheet)
+        return CellView(sheet, self._cells[column])
 
     @classmethod
     def for_model(cls, model: Model) -> "Scorer":
@@ -97,7 +126,11 @@ class Scorer:
                                      count=self.model.n_dice, faces=self.model.faces) from None
                 raise UsageError("this game needs {count} dice with faces 1 to {faces}, not {dice}",
                                  count=self.model.n_dice, faces=self.model.faces, dice=" ".join(map(str, dice))) from None
-        return Context(dice, index, self._counts[index], sheet, target, roll_number)
+        if self.simple:
+            return Context(dice, index, self._counts[index], sheet, target, roll_number)
+        t = self.targets.get(target) if target is not None else None
+        return Context(dice, index, self._counts[index], self.view(sheet, t.column if t else None),
+                       t.box if t else target, roll_number)
 
     def choices(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> list[Choice]:
         """Every box the dice may be written into now, with what it would score."""
@@ -110,6 +143,8 @@ class Scorer:
     def write_map(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> dict[str, Option]:
         """Box → option, for every box the dice may be written into now, in sheet order."""
         static, plan = self.write_plan(dice, sheet, roll_number, step)
+        if not self.simple:
+            return self._cell_write_map(dice, sheet, roll_number, step, plan)
         if static:  # nothing on this roll depends on the sheet
             return {box_id: option for box_id, option in plan.items() if box_id not in sheet}
         step = step or self._write_step
@@ -126,6 +161,20 @@ class Scorer:
                 if option is None:
                     continue
             out[box_id] = option
+        return out
+
+    def _cell_write_map(self, dice, sheet, roll_number, step, plan) -> dict[str, Option]:
+        """`write_map` on a sheet of cells: targets with a cell left, each seen in its own column."""
+        step = step or self._write_step
+        out = {}
+        for target, option in plan.items():
+            if not self.is_open(target, sheet):
+                continue
+            if option is _DYNAMIC:
+                option = self._option(self.context(dice, sheet, target, roll_number), target, step)
+                if option is None:
+                    continue
+            out[target] = option
         return out
 
     def write_plan(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> tuple[bool, dict]:
@@ -157,14 +206,15 @@ class Scorer:
         if step is not None and step.allowed is not None and not step.allowed(ctx):
             return None
         parts = tuple((b.id, p) for b in self._write_bonuses if (p := b.points(ctx)))
-        return Choice(box_id, self.model.boxes[box_id].score(ctx), sum(p for _, p in parts)), parts
+        return Choice(box_id, self.model.boxes[ctx.target].score(ctx), sum(p for _, p in parts)), parts
 
     def _plan(self, ctx: Context, sheet: Sheet, step: Step | None) -> tuple[bool, dict]:
         """(all static?, {box: option or _DYNAMIC}) for every box the roll may go into on some sheet."""
         plan = {}
-        for box_id in self.model.boxes:
-            watched = _Watched(sheet)
-            probe = Context(ctx.dice, ctx.index, ctx.counts, watched, box_id, ctx.roll_number)
+        for box_id in self.targets:
+            t = self.targets[box_id]
+            watched = _Watched(self.view(sheet, t.column))
+            probe = Context(ctx.dice, ctx.index, ctx.counts, watched, t.box, ctx.roll_number)
             try:
                 option = self._option(probe, box_id, step)
             except Exception:  # noqa: BLE001 - evaluated again (and raised) when the box is asked for
@@ -176,28 +226,41 @@ class Scorer:
         return all(o is not _DYNAMIC for o in plan.values()), plan
 
     def points(self, box: str, dice, sheet: Sheet | None = None, roll_number: int = 1) -> int:
-        """What the dice score in one box (legality aside)."""
+        """What the dice score in one box or write target (legality aside)."""
         ctx = self.context(dice, sheet or {}, box, roll_number)
-        return self.model.boxes[box].score(ctx)
+        return self.model.boxes[ctx.target].score(ctx)
 
     def end_bonuses(self, sheet: Sheet) -> dict[str, int]:
-        ctx = Context(sheet=_view(sheet))
+        ctx = Context(sheet=self.view(sheet))
         return {b.id: b.points(ctx) for b in self._end_bonuses}
+
+    def final_score(self, sheet: Sheet, awards: Mapping[str, int] | None = None) -> tuple[int, ...]:
+        """What players are ranked by: (final score, tie-breaks…); (grand total,) without a `winner` mapping."""
+        ranking = self.model.ranking
+        if ranking is None:
+            return (self.totals(sheet, awards)["total"],)
+        ctx = Context(sheet=self.view(sheet))
+        return (ranking.score(ctx),) + tuple(c(ctx) for _, c in ranking.tie_breaks)
 
     def progress(self, sheet: Sheet) -> dict[str, tuple[int, int]]:
         """Bonus id → (value, goal), for bonuses that show progress."""
-        ctx = Context(sheet=_view(sheet))
+        ctx = Context(sheet=self.view(sheet))
         return {b.id: (b.progress[0](ctx), b.progress[1](ctx)) for b in self.model.bonuses if b.progress}
 
     def totals(self, sheet: Sheet, awards: Mapping[str, int] | None = None) -> dict[str, int]:
         """Section totals, every bonus, and `total` (everything added up)."""
         out: dict[str, int] = {}
         get = sheet.get
-        for section_id, boxes in self._sections:
-            out[section_id] = sum([get(b, 0) for b in boxes])
+        if self.simple:
+            for section_id, boxes in self._sections:
+                out[section_id] = sum([get(b, 0) for b in boxes])
+        else:
+            targets = self.targets
+            for section_id, boxes in self._sections:
+                out[section_id] = sum(get(c, 0) for t in targets.values() if t.box in boxes for c in t.cells)
         bonuses = 0
         if self._end_bonuses:
-            ctx = Context(sheet=_view(sheet))
+            ctx = Context(sheet=self.view(sheet))
             for b in self._end_bonuses:
                 out[b.id] = points = b.points(ctx)
                 bonuses += points

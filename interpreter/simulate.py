@@ -101,7 +101,9 @@ def summarize(model: Model, seats: list[Seat], results: list[Result]) -> list[Su
         mean = statistics.fmean(totals)
         sd = statistics.stdev(totals) if n > 1 else 0.0
         pct = {f"p{q}": _percentile(totals, q) for q in (5, 25, 50, 75, 95)}
-        zero = {b: sum(1 for r in results if r.sheets[p].get(b, 0) == 0) / n for b in model.boxes}
+        # per write target: the share of its entries written as 0
+        zero = {t.id: sum(1 for r in results for c in t.cells if r.sheets[p].get(c, 0) == 0) / (n * len(t.cells))
+                for t in model.targets.values()}
         brate = {b.id: sum(1 for r in results if r.bonuses[p][b.id] > 0) / n for b in model.bonuses}
         bmean = {b.id: statistics.fmean(r.bonuses[p][b.id] for r in results) for b in model.bonuses}
         wins = sum(1 for r in results if r.ranks[p] == 1)

@@ -51,7 +51,7 @@ class _Tables:
     def __init__(self, model: Model):
         self.model = model
         self.scorer = Scorer.for_model(model)
-        self.writes = {b: Write(b) for b in model.boxes}
+        self.writes = {t: Write(t) for t in model.targets}
         self._keeps: dict[tuple[int, ...], tuple] = {}
         self._chance: dict[int, tuple] = {}
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
@@ -127,7 +127,7 @@ class _Tables:
             if program[pc][0] == _LEAF:
                 all_dice = (self.valid[n], self.draw[0]) if program[pc][6] and program[pc][2] == _ROLL else None
                 plans = None  # a write's plans, where the roll number does not matter
-                if program[pc][2] == _WRITE and not self.scorer._turn_matters:
+                if program[pc][2] == _WRITE and not self.scorer._turn_matters and self.scorer.simple:
                     plans = self.scorer.plans_for(program[pc][1])
                 final[pc] = tuple(program[pc]) + (leaf_at(pc + 1), all_dice, plans, pc + 1 in repeat_ends)
         for pc, op in enumerate(program):
@@ -154,7 +154,7 @@ class _Tables:
             if len(kept) < n:
                 for rolled in self.valid[n - len(kept)]:
                     self.merged(kept, rolled)
-        if not self.scorer._turn_matters:
+        if not self.scorer._turn_matters and self.scorer.simple:
             for op in self.program:
                 if op[0] == _LEAF and op[2] == _WRITE:
                     for dice in multisets(n, faces):
@@ -221,10 +221,12 @@ class GameState:
         self.kept: tuple[int, ...] = ()
         self.roll_number = 0
         self.ended_by: int | None = None  # the player whose write met the model's end_if
-        self._n_boxes = len(model.boxes)
+        self.last_cell: str | None = None  # the cell the last write filled
+        self._n_boxes = len(model.cells)  # the sheet is full when every cell is
         self._program, self._keeps, self._merge = t.program, t._keeps, t.merge  # (saves a lookup per move)
         self._writes, self._n_players = t.writes, len(self.players)
         self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
+        self._simple = model.simple_sheet  # the sheet's cells are its boxes
         self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
         self._op: tuple | None = None  # the LEAF instruction due (None: the game is over)
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
@@ -349,8 +351,14 @@ class GameState:
             self._apply_write(op, action)
 
     def returns(self) -> list[int]:
-        """Each player's total (the final score once the game is over)."""
-        return [self.totals(p)["total"] for p in range(len(self.players))]
+        """Each player's final score: the grand total, or the model's own final score (`winner`)."""
+        if self.model.ranking is None:
+            return [self.totals(p)["total"] for p in range(len(self.players))]
+        return [self.final_scores()[p][0] for p in range(len(self.players))]
+
+    def final_scores(self) -> list[tuple[int, ...]]:
+        """Each player's (final score, tie-breaks…), as they are ranked."""
+        return [self.scorer.final_score(self.sheets[p], self.awards[p]) for p in range(len(self.players))]
 
     # the steps --------------------------------------------------------------
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
@@ -413,7 +421,9 @@ class GameState:
             awards = self.awards[player]
             for bonus_id, points in parts:
                 awards[bonus_id] = awards.get(bonus_id, 0) + points
-        sheet[box] = choice.points
+        cell = box if self._simple else self.scorer.next_cell(box, sheet)
+        sheet[cell] = choice.points
+        self.last_cell = cell
         if len(sheet) == self._n_boxes:
             self._full = self._all_filled()
         end_if = self.model.end_if
@@ -430,9 +440,9 @@ class GameState:
         box = action.box
         if box in self._write_options():
             return box
-        if box not in self.model.boxes:
-            raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(box, self.model.boxes), box=box)
-        if box in self.sheets[self.player]:
+        if box not in self.model.targets:
+            raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(box, self.model.targets), box=box)
+        if not self.scorer.is_open(box, self.sheets[self.player]):
             raise IllegalActionError("the box '{box}' is already filled", box=box)
         if step.rule:
             raise IllegalActionError("the rules do not let these dice go into '{box}' now ({rule})", box=box, rule=step.rule)
@@ -449,6 +459,9 @@ class GameState:
         """On arriving at a write step: whether any box may take the dice (else the step is skipped)."""
         self._options = None
         sheet = self.sheets[self.player]
+        if not self._simple:
+            self._plan = None
+            return bool(self._write_options())
         plans = op[10] or self.scorer.plans_for(op[1], self.roll_number)
         static, plan = plans.get(self.dice) or self.scorer.write_plan(self.dice, sheet, self.roll_number, op[1])
         if static:
@@ -584,14 +597,14 @@ class GameState:
 
     def ranking(self) -> list[tuple[int, str, int]]:
         """(rank, player, total), best first; equal totals share a rank."""
-        totals = self.returns()
+        keys = self.final_scores()
         sign = 1 if self.model.winner == "lowest_total" else -1
-        order = sorted(range(len(self.players)), key=lambda p: (p != self.ended_by, sign * totals[p], p))
+        order = sorted(range(len(self.players)), key=lambda p: (p != self.ended_by, [sign * k for k in keys[p]], p))
         out, rank = [], 0
         for i, p in enumerate(order):
-            if i == 0 or p == self.ended_by or totals[p] != totals[order[i - 1]] or order[i - 1] == self.ended_by:
+            if i == 0 or p == self.ended_by or keys[p] != keys[order[i - 1]] or order[i - 1] == self.ended_by:
                 rank = i + 1
-            out.append((rank, self.players[p], totals[p]))
+            out.append((rank, self.players[p], keys[p][0]))
         return out
 
     # JSON -------------------------------------------------------------------------
@@ -635,8 +648,8 @@ class GameState:
             raise bad("it has {sheets} score sheets for {count} players", sheets=len(state.sheets), count=n)
         for s in state.sheets:
             for b in s:
-                if b not in model.boxes:
-                    raise bad("there is no box '{box}'", did_you_mean(b, model.boxes), box=b)
+                if b not in model.cells:
+                    raise bad("there is no box '{box}'", did_you_mean(b, model.cells), box=b)
         bonus_ids = {b.id for b in model.bonuses}
         for a in state.awards:
             for b in a:

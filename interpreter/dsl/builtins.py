@@ -52,6 +52,8 @@ SHEET: list[Builtin] = [
     Builtin("value", ("box",), "number", None, "The points written in a box; 0 while it is open.", "value(chance)", sheet=True),
     Builtin("total", ("section",), "number", None, "The sum of the points written in a section's boxes.", "total(upper)", sheet=True),
     Builtin("open_count", ("section",), "number", None, "How many boxes of a section are still open.", "open_count(lower)", sheet=True),
+    Builtin("uses", ("box",), "number", None, "How many entries the player has written into a box (a box may take several, see `uses:`).", "uses(chance)", sheet=True),
+    Builtin("entries", ("box",), "list", None, "The points of each entry written into a box, in the order written.", "entries(chance)", sheet=True),
     Builtin("boxes", ("section",), "boxes", None, "The boxes of a section in sheet order; index from 0.", "boxes(upper)[dice[0] - 1]"),
 ]
 

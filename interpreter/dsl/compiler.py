@@ -46,6 +46,49 @@ class SheetView:
         p = self.points
         return sum(1 for b in boxes if b not in p)
 
+    def uses(self, box: str) -> int:
+        return 1 if box in self.points else 0
+
+    def entries(self, box: str) -> tuple[int, ...]:
+        p = self.points
+        return (p[box],) if box in p else ()
+
+
+class CellView(SheetView):
+    """A sheet of cells (boxes used several times, columns) seen box by box, as expressions see it.
+
+    `cells` maps each box to its cells in the column being looked at: a box is filled when all its
+    cells are, its value is the sum of its entries.
+    """
+
+    __slots__ = ("cells",)
+
+    def __init__(self, points: dict[str, int], cells: dict[str, tuple[str, ...]]):
+        self.points, self.cells = points, cells
+
+    def filled(self, box: str) -> bool:
+        p = self.points
+        return all(c in p for c in self.cells[box])
+
+    def value(self, box: str) -> int:
+        p = self.points
+        return sum(p.get(c, 0) for c in self.cells[box])
+
+    def total(self, section: str, boxes: tuple[str, ...]) -> int:
+        p, cells = self.points, self.cells
+        return sum(p.get(c, 0) for b in boxes for c in cells[b])
+
+    def open_count(self, section: str, boxes: tuple[str, ...]) -> int:
+        return sum(1 for b in boxes if not self.filled(b))
+
+    def uses(self, box: str) -> int:
+        p = self.points
+        return sum(1 for c in self.cells[box] if c in p)
+
+    def entries(self, box: str) -> tuple[int, ...]:
+        p = self.points
+        return tuple(p[c] for c in self.cells[box] if c in p)
+
 
 class Context:
     """What an expression can see while it is evaluated."""
@@ -448,6 +491,12 @@ class Compiler:
         if name == "value":
             (b,) = fns
             return lambda ctx: ctx.sheet.value(b(ctx))
+        if name == "uses":
+            (b,) = fns
+            return lambda ctx: ctx.sheet.uses(b(ctx))
+        if name == "entries":
+            (b,) = fns
+            return lambda ctx: ctx.sheet.entries(b(ctx))
         if name == "boxes":
             (s,) = fns
             return lambda ctx: sections[s(ctx)]

@@ -47,7 +47,7 @@ def summary(state: GameState) -> dict:
     totals = []
     for p, name in enumerate(state.players):
         t = state.totals(p)
-        totals.append({"player": name, "boxes": {b: state.sheets[p][b] for b in model.boxes if b in state.sheets[p]},
+        totals.append({"player": name, "boxes": {b: state.sheets[p][b] for b in model.cells if b in state.sheets[p]},
                        "bonuses": {b.id: t[b.id] for b in model.bonuses}, "total": t["total"]})
     return {"model": model.id, "players": list(state.players), "finished": state.is_terminal(),
             "totals": totals,

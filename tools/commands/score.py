@@ -6,6 +6,7 @@ import json
 from ...interpreter.errors import UsageError, did_you_mean
 from ...interpreter.loader import load_model
 from ...interpreter.scoring import Scorer
+from ..terminal.view import target_name
 from .options import add_option_argument, parse_options
 
 
@@ -43,8 +44,8 @@ def parse_sheet(text: str, model) -> dict[str, int]:
     if not isinstance(sheet, dict):
         raise UsageError("--sheet must be a JSON object of box names and points")
     for box, points in sheet.items():
-        if box not in model.boxes:
-            raise UsageError("--sheet: unknown box '{box}'", did_you_mean(box, model.boxes), box=box)
+        if box not in model.cells:
+            raise UsageError("--sheet: unknown box '{box}'", did_you_mean(box, model.cells), box=box)
         if not isinstance(points, int) or isinstance(points, bool):
             raise UsageError("--sheet: the points of '{box}' must be a whole number", box=box)
     return sheet
@@ -72,7 +73,7 @@ def run(args) -> int:
     table.add_column(_("Points"), justify="right")
     table.add_column(_("Write bonus"), justify="right")
     for c in choices:
-        table.add_row(model.boxes[c.box].name[lang], str(c.points), str(c.bonus) if c.bonus else "")
+        table.add_row(target_name(model, c.box, lang), str(c.points), str(c.bonus) if c.bonus else "")
     if not choices:
         table.add_row(_("(no open box may take these dice)"), "", "")
     Console(highlight=False, markup=False).print(table)

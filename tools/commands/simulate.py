@@ -9,6 +9,7 @@ from ...interpreter.errors import UsageError
 from ...interpreter.game import parse_players
 from ...interpreter.loader import load_model
 from ...interpreter.simulate import run_games, summarize
+from ..terminal.view import target_name
 from .options import add_option_argument, parse_options
 from .outputs import output_file
 from ..i18n import number, percent, pick_language, translator
@@ -85,7 +86,7 @@ def run(args) -> int:
             console.print(_("wins (shared included): {wins} ({share})").format(wins=s.wins, share=percent(s.wins / s.games, lang)))
         table = Table(_("Box"), _("scored 0"), show_edge=False)
         for box, rate in s.zero_rate.items():
-            table.add_row(model.boxes[box].name[lang], percent(rate, lang))
+            table.add_row(target_name(model, box, lang), percent(rate, lang))
         for bonus, rate in s.bonus_rate.items():
             name = next(b.name[lang] for b in model.bonuses if b.id == bonus)
             table.add_row(name, _("earned in {share} (mean {mean})").format(

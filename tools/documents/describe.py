@@ -176,7 +176,8 @@ class StepKind:
 #   solo            the model allows one player only;   who: who decides (rendered `who`)
 #   dice            how many dice;   unkept: a roll of the dice not kept
 #   rolls_rest      a keep followed by a roll of the unkept dice
-#   boxes           how many boxes;  total_rounds, fills_sheet, extreme, early_end, bonuses (end)
+#   boxes           how many boxes;  uses: how often each is filled (0: they differ);  columns: how many
+#   total_rounds, fills_sheet, extreme, early_end, bonuses, score_name, ties (end: the final score, tie-breaks)
 # and the functions num(n) (number in words) and freq(n) (once, twice, three times).
 
 _REPEAT = {
@@ -332,7 +333,9 @@ _WRITE = {
         "choice": "an open box, with the points it would score",
         "sentence": """
 {{- who|capfirst }} writes the dice into an open box and scores what they are worth there; \
-{{ 'the box' if boxes == 1 else 'each of the ' ~ num(boxes) ~ ' boxes' }} is filled once.""",
+{% if uses %}{{ 'the box' if boxes == 1 else 'each of the ' ~ num(boxes) ~ ' boxes' }} is filled {{ freq(uses) }}
+{%- else %}each box takes as many entries as the sheet shows{% endif %}
+{%- if columns %}, in each of the {{ num(columns) }} columns{% endif %}.""",
         "label": "{{ who }} chooses:\n{{ choice }}",
     },
     "de": {
@@ -340,7 +343,9 @@ _WRITE = {
         "choice": "ein freies Feld, mit den Punkten, die es bringen würde",
         "sentence": """
 {{- who|capfirst }}, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; \
-{{ 'das Feld wird' if boxes == 1 else 'jedes der ' ~ num(boxes) ~ ' Felder wird' }} einmal ausgefüllt.""",
+{% if uses %}{{ 'das Feld wird' if boxes == 1 else 'jedes der ' ~ num(boxes) ~ ' Felder wird' }} {{ freq(uses) }} ausgefüllt
+{%- else %}jedes Feld nimmt so viele Einträge auf, wie der Spielzettel zeigt{% endif %}
+{%- if columns %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.""",
         "label": "{{ who }}, wählt:\n{{ choice }}",
     },
     "nl": {
@@ -348,7 +353,9 @@ _WRITE = {
         "choice": "een open vakje, met de punten die het zou opleveren",
         "sentence": """
 {{- who|capfirst }}, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; \
-{{ 'het vakje' if boxes == 1 else 'elk van de ' ~ num(boxes) ~ ' vakjes' }} wordt één keer ingevuld.""",
+{% if uses %}{{ 'het vakje' if boxes == 1 else 'elk van de ' ~ num(boxes) ~ ' vakjes' }} wordt {{ freq(uses) }} ingevuld
+{%- else %}elk vakje krijgt zoveel invullingen als het scoreblad aangeeft{% endif %}
+{%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.""",
         "label": "{{ who }}, kiest:\n{{ choice }}",
     },
 }
@@ -359,8 +366,10 @@ _END = {
 {%- if total_rounds == 1 %}After one round{% else %}After {{ num(total_rounds) }} rounds{% endif %}
 {%- if fills_sheet %}, when every box is filled,{% endif %} the game ends
 {%- if early_end %} (or at once, when a write meets the end condition){% endif %}; \
-{%- if solo %} the aim is the {{ extreme }} total{% else %} the player with the {{ extreme }} total wins{% endif %} \
-(all boxes{{ ' plus bonuses' if bonuses }}).""",
+{%- if score_name %}{% if solo %} the aim is the {{ extreme }} score in “{{ score_name }}”{% else %} the player with the {{ extreme }} score in “{{ score_name }}” wins{% endif %}
+{%- for tie in ties %}; if that is equal, “{{ tie }}” decides{% endfor %}.
+{%- else %}{% if solo %} the aim is the {{ extreme }} total{% else %} the player with the {{ extreme }} total wins{% endif %} \
+(all boxes{{ ' plus bonuses' if bonuses }}).{% endif %}""",
         "label": "{{ sentence }}",
     },
     "de": {
@@ -368,8 +377,10 @@ _END = {
 {%- if total_rounds == 1 %}Nach einer Runde{% else %}Nach {{ num(total_rounds) }} Runden{% endif %}
 {%- if fills_sheet %}, wenn alle Felder ausgefüllt sind,{% endif %} ist das Spiel zu Ende
 {%- if early_end %} (oder sofort, wenn ein Eintrag die Endbedingung erfüllt){% endif %}; \
-{%- if solo %} das Ziel ist die {{ extreme }} Gesamtsumme{% else %} es gewinnt, wer die {{ extreme }} Gesamtsumme hat{% endif %} \
-(alle Felder{{ ' und Boni' if bonuses }}).""",
+{%- if score_name %}{% if solo %} das Ziel ist der {{ extreme }} Wert bei „{{ score_name }}“{% else %} es gewinnt, wer den {{ extreme }}n Wert bei „{{ score_name }}“ hat{% endif %}
+{%- for tie in ties %}; bei Gleichstand entscheidet „{{ tie }}“{% endfor %}.
+{%- else %}{% if solo %} das Ziel ist die {{ extreme }} Gesamtsumme{% else %} es gewinnt, wer die {{ extreme }} Gesamtsumme hat{% endif %} \
+(alle Felder{{ ' und Boni' if bonuses }}).{% endif %}""",
         "label": "{{ sentence }}",
     },
     "nl": {
@@ -377,8 +388,10 @@ _END = {
 {%- if total_rounds == 1 %}Na één ronde{% else %}Na {{ num(total_rounds) }} rondes{% endif %}
 {%- if fills_sheet %}, als alle vakjes zijn ingevuld,{% endif %} is het spel afgelopen
 {%- if early_end %} (of meteen, als een invulling aan de eindvoorwaarde voldoet){% endif %}; \
-{%- if solo %} het doel is het {{ extreme }} totaal{% else %} wie het {{ extreme }} totaal heeft, wint{% endif %} \
-(alle vakjes{{ ' plus bonussen' if bonuses }}).""",
+{%- if score_name %}{% if solo %} het doel is de {{ extreme }} score bij ‘{{ score_name }}’{% else %} wie de {{ extreme }} score bij ‘{{ score_name }}’ heeft, wint{% endif %}
+{%- for tie in ties %}; bij gelijkstand beslist ‘{{ tie }}’{% endfor %}.
+{%- else %}{% if solo %} het doel is het {{ extreme }} totaal{% else %} wie het {{ extreme }} totaal heeft, wint{% endif %} \
+(alle vakjes{{ ' plus bonussen' if bonuses }}).{% endif %}""",
         "label": "{{ sentence }}",
     },
 }
@@ -527,6 +540,9 @@ def _common(model: Model, lang: str) -> dict:
     return {
         "num": lambda n: number_words(n, lang), "freq": lambda n: times_words(n, lang),
         "solo": model.max_players == 1, "dice": model.n_dice, "boxes": len(model.boxes),
+        # how often each box is filled (0: boxes differ), and how many columns the sheet has
+        "uses": next(iter(u)) if len(u := {b.uses for b in model.boxes.values()}) == 1 else 0,
+        "columns": len(model.columns),
     }
 
 
@@ -536,7 +552,9 @@ def _end_facts(model: Model, lang: str) -> dict:
     writes = sum(prod(a.times or 1 for a in _ancestors(turn, s) if a.kind == "repeat")
                  for s in turn.walk() if s.kind == "write")
     facts = _common(model, lang) | {
-        "total_rounds": rounds, "fills_sheet": rounds * writes == len(model.boxes),
+        "total_rounds": rounds, "fills_sheet": rounds * writes == len(model.cells),
+        "score_name": model.ranking.name[lang] if model.ranking else "",
+        "ties": [name[lang] for name, _ in model.ranking.tie_breaks] if model.ranking else [],
         "extreme": _EXTREME[lang][model.winner == "lowest_total"], "early_end": model.end_if is not None,
         "bonuses": bool(model.bonuses),
     }

@@ -11,6 +11,15 @@ from ...interpreter.state import GameState
 from ..i18n import translator
 
 
+def target_name(model, target: str, lang: str) -> str:
+    """A box's name; for a box in a column, the box and the column ('Ones, Down')."""
+    t = model.targets.get(target)
+    if t is None or t.column is None:
+        return model.boxes[t.box if t else target].name[lang]
+    column = next(c for c in model.columns if c.id == t.column)
+    return f"{model.boxes[t.box].name[lang]}, {column.name[lang]}"
+
+
 class View:
     """Prints a game for people in one language."""
 
@@ -24,7 +33,8 @@ class View:
         return self.t.gettext(msg).format(**kw)
 
     def box_name(self, state: GameState, box: str) -> str:
-        return state.model.boxes[box].name[self.lang]
+        """The name of a box, or of a write target (a box in a column: 'Ones, Down')."""
+        return target_name(state.model, box, self.lang)
 
     def error(self, exc: RulebookError) -> None:
         """A move that was not allowed, in red, without the command-line prefix."""
@@ -113,12 +123,18 @@ class View:
         number = 0
         for section in model.sections:
             table.add_row("", Text(section.name[self.lang], style="bold"), *[""] * len(state.players))
-            for box in section.boxes:
+            for box in [t.id for b in section.boxes for t in model.targets.values() if t.box == b]:
                 number += 1
                 cells = []
+                target = model.targets[box]
                 for p in range(len(state.players)):
-                    if box in state.sheets[p]:
-                        cells.append(str(state.sheets[p][box]))
+                    entries = [str(state.sheets[p][c]) for c in target.cells if c in state.sheets[p]]
+                    if entries and not (p == me and box in would):
+                        cells.append(" ".join(entries))
+                    elif entries:
+                        c = would[box]
+                        cells.append(Text(" ".join(entries) + f" ({c.points}{'+' + str(c.bonus) if c.bonus else ''})",
+                                          style="green"))
                     elif p == me and box in would:
                         c = would[box]
                         cells.append(Text(f"({c.points}{'+' + str(c.bonus) if c.bonus else ''})", style="green"))
@@ -142,6 +158,10 @@ class View:
                 table.add_row("", bonus.name[self.lang], *[str(t[bonus.id]) for t in totals])
         table.add_row("", Text(self._("Grand total"), style="bold"),
                       *[Text(str(t["total"]), style="bold") for t in totals])
+        if model.ranking is not None:  # the game's own final score (and what breaks ties)
+            finals = state.final_scores()
+            table.add_row("", Text(model.ranking.name[self.lang], style="bold"),
+                          *[Text(str(f[0]), style="bold") for f in finals])
         return table
 
     def final(self, state: GameState) -> None:
