@@ -282,10 +282,13 @@ def test_random_play_out_to_the_end(name, players):
             totals = state.totals(p)
             assert totals["total"] == sum(state.sheets[p].values()) + sum(totals[b] for b in bonus_ids)
             for section in model.sections:
-                assert totals[section.id] == sum(state.sheets[p].get(b, 0) for b in section.boxes)
+                cells = [c for t in model.targets.values() if t.box in section.boxes for c in t.cells]
+                assert totals[section.id] == sum(state.sheets[p].get(c, 0) for c in cells)
             if state.ended_by is None:
-                assert set(state.sheets[p]) == set(model.boxes)  # every box filled
-        assert state.returns() == [state.totals(p)["total"] for p in range(players)]
+                assert set(state.sheets[p]) == set(model.cells)  # every entry of every box written
+        assert state.returns() == [state.scorer.final_score(state.sheets[p], state.awards[p])[0] for p in range(players)]
+        if model.ranking is None:
+            assert state.returns() == [state.totals(p)["total"] for p in range(players)]
         ranking = state.ranking()
         assert sorted(name for _, name, _ in ranking) == sorted(names)
         if state.ended_by is None:

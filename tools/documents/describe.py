@@ -388,7 +388,7 @@ _END = {
 {%- if total_rounds == 1 %}Na één ronde{% else %}Na {{ num(total_rounds) }} rondes{% endif %}
 {%- if fills_sheet %}, als alle vakjes zijn ingevuld,{% endif %} is het spel afgelopen
 {%- if early_end %} (of meteen, als een invulling aan de eindvoorwaarde voldoet){% endif %}; \
-{%- if score_name %}{% if solo %} het doel is de {{ extreme }} score bij ‘{{ score_name }}’{% else %} wie de {{ extreme }} score bij ‘{{ score_name }}’ heeft, wint{% endif %}
+{%- if score_name %}{% if solo %} het doel is de {{ extreme }} waarde bij ‘{{ score_name }}’{% else %} wie de {{ extreme }} waarde bij ‘{{ score_name }}’ heeft, wint{% endif %}
 {%- for tie in ties %}; bij gelijkstand beslist ‘{{ tie }}’{% endfor %}.
 {%- else %}{% if solo %} het doel is het {{ extreme }} totaal{% else %} wie het {{ extreme }} totaal heeft, wint{% endif %} \
 (alle vakjes{{ ' plus bonussen' if bonuses }}).{% endif %}""",
