@@ -17,7 +17,10 @@ SCORER = Scorer(MODEL)
 
 
 def blocks(lang: str) -> list[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    """The page's code blocks in one language; blocks of another example file (marked with
+    `<!-- example: PATH -->`, checked by test_writing_docs.py) are not Trio's."""
+    found = re.findall(rf"(<!-- example: \S+ -->\n)?```{lang}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    return [block for marker, block in found if not marker]
 
 
 def points(dice, sheet=None, roll_number=1, model=MODEL):
