@@ -93,13 +93,21 @@ class Conn:
     def __init__(self, host: str, port: int):
         self.host, self.port = host, port
         self.reader = self.writer = None
+        self.reconnects = 0
 
     async def request(self, method: str, path: str, body=None) -> tuple[int, dict]:
-        try:
-            return await self._request(method, path, body)
-        except (ConnectionError, IndexError):  # the server closed an idle keep-alive connection: once more
-            await self.close()
-            return await self._request(method, path, body)
+        """Like a browser: a connection the server closed (idle, or busy) is opened again and the
+        request sent once more. Safe for moves too: each carries its position, so a move that did
+        arrive the first time is refused with 409 and the current state, never made twice."""
+        for attempt in range(3):
+            try:
+                return await self._request(method, path, body)
+            except (ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
+                await self.close()
+                self.reconnects += 1
+                if attempt == 2:
+                    raise ConnectionError(f"{method} {path}: {exc.__class__.__name__} three times") from exc
+        raise AssertionError("unreachable")
 
     async def _request(self, method: str, path: str, body=None) -> tuple[int, dict]:
         if self.writer is None:
@@ -109,7 +117,10 @@ class Conn:
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
         self.writer.write(head.encode() + data)
         await self.writer.drain()
-        status = int((await self.reader.readline()).split()[1])
+        line = await self.reader.readline()
+        if not line:
+            raise ConnectionResetError("closed by the server")
+        status = int(line.split()[1])
         length, close = 0, False
         while (line := await self.reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode("latin-1").partition(":")
@@ -139,49 +150,87 @@ class Load:
         self.act_latency: list[float] = []
         self.delivery: list[float] = []
         self.requests = 0
+        self.ws_reconnects = 0
+        self.repeats = 0
+        self.http_reconnects = 0
+
+    async def follow(self, table: str, since: int):
+        """The table's live stream as the page follows it: after a closed connection, connect
+        again from the last event seen (the hello brings what was missed). Yields messages."""
+        while True:
+            try:
+                async with websockets.connect(f"{self.ws_base}/ws/tables/{table}?since={since}",
+                                              max_size=2**22) as ws:
+                    async for text in ws:
+                        msg = json.loads(text)
+                        if msg.get("type") == "error":
+                            raise RuntimeError(f"stream refused: {msg}")
+                        for ev in msg.get("events") or ([msg["event"]] if msg.get("event") else []):
+                            since = max(since, ev["seq"])
+                        if (yield msg) == "done":
+                            return
+            except (websockets.ConnectionClosed, OSError) as exc:
+                self.ws_reconnects += 1
+                if self.ws_reconnects > 100 * self.args.tables:
+                    raise RuntimeError(f"the stream keeps closing: {exc}") from exc
+                await asyncio.sleep(0.05)
 
     async def spectator(self, table: str, result: Result, started: asyncio.Event) -> None:
-        async with websockets.connect(f"{self.ws_base}/ws/tables/{table}", max_size=2**22) as ws:
-            hello = json.loads(await ws.recv())
-            started.set()
-            result.seq_seen += [e["seq"] for e in hello["events"]]
-            state = hello["state"]
-            while not state["terminal"] and not state.get("broken"):
-                msg = json.loads(await ws.recv())
+        stream = self.follow(table, 0)
+        try:
+            state = None
+            async for msg in stream:
                 got = time.time()
-                if "at" in msg:
-                    self.delivery.append(max(0.0, got - msg["at"]))
-                if msg.get("event"):
-                    result.seq_seen.append(msg["event"]["seq"])
+                if msg.get("type") == "hello":
+                    started.set()
+                    result.seq_seen += [e["seq"] for e in msg["events"] if e["seq"] > len(result.seq_seen)]
+                else:
+                    if "at" in msg:
+                        self.delivery.append(max(0.0, got - msg["at"]))
+                    if msg.get("event") and msg["event"]["seq"] > len(result.seq_seen):
+                        result.seq_seen.append(msg["event"]["seq"])
                 if msg.get("state"):
                     state = msg["state"]
-            if state.get("broken"):
-                result.error = f"table stopped: {state['broken']}"
+                if state is not None and (state["terminal"] or state.get("broken")):
+                    break
+        finally:
+            await stream.aclose()
+        if state and state.get("broken"):
+            result.error = f"table stopped: {state['broken']}"
 
     async def player(self, http: Conn, table: str, seat: int, token: str, seed: int) -> None:
         rng = random.Random(seed)
-        async with websockets.connect(f"{self.ws_base}/ws/tables/{table}", max_size=2**22) as ws:
-            state = json.loads(await ws.recv())["state"]
+        stream = self.follow(table, 0)
+        try:
+            state = (await stream.__anext__())["state"]
             while not state["terminal"]:
                 if state["player"] == seat and not state["chance"]:
                     t0 = time.perf_counter()
                     status, body = await http.request("POST", f"/api/tables/{table}/act",
-                                                      {"seat": seat, "token": token, "action": choose(state, rng)})
+                                                      {"seat": seat, "token": token, "action": choose(state, rng),
+                                                       "seq": state["seq"]})
                     self.act_latency.append(time.perf_counter() - t0)
                     self.requests += 1
+                    if status == 409 and "state" in body:  # sent twice after a reconnect: already made
+                        self.repeats += 1
+                        state = body["state"]
+                        continue
                     if status != 200:
                         raise RuntimeError(f"move refused: {status} {body}")
                     state = body["state"]
                     continue
-                msg = json.loads(await ws.recv())
+                msg = await stream.__anext__()
                 if msg.get("state") and msg["state"]["seq"] >= state["seq"]:
                     state = msg["state"]
+        finally:
+            await stream.aclose()
 
     async def table(self, i: int) -> Result:
         http = Conn(HOST, self.port)
         try:
             return await self._table(http, i)
         finally:
+            self.http_reconnects += http.reconnects
             await http.close()
 
     async def _table(self, http: Conn, i: int) -> Result:
@@ -222,7 +271,9 @@ class Load:
 
 def start_server(port: int, db: Path) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "rulebook.tools.cli", "serve", "--host", HOST, "--port", str(port),
-           "--db", str(db), "--bot-delay", "0", "--log-level", "warning"]
+           "--db", str(db), "--bot-delay", "0", "--log-level", "warning",
+           # one address plays every table here: the per-client quotas are raised to fit
+           "--tables-per-hour", "10000", "--moves-per-minute", "1000000", "--connections-per-client", "10000"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     end = time.monotonic() + 30
     while time.monotonic() < end:
@@ -279,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         "tables": args.tables, "mode": args.mode, "model": args.model, "seconds": round(seconds, 2),
         "moves": moves, "moves_per_s": round(moves / seconds, 1), "requests": load.requests,
         "requests_per_s": round(load.requests / seconds, 1),
+        "reconnects": {"http": load.http_reconnects, "websocket": load.ws_reconnects, "moves_sent_again": load.repeats},
         "move_latency": {k: round(v, 2) for k, v in percentiles(load.act_latency).items()},
         "delivery_latency": {k: round(v, 2) for k, v in percentiles(load.delivery).items()},
         "server_cpu_s": round(server_cpu.ru_utime + server_cpu.ru_stime, 2),
@@ -299,6 +351,13 @@ def main(argv: list[str] | None = None) -> int:
         if dl.get("n"):
             print(f"  delivery to spectators: p50 {dl['p50_ms']:.1f} ms, p90 {dl['p90_ms']:.1f} ms, "
                   f"p99 {dl['p99_ms']:.1f} ms, max {dl['max_ms']:.1f} ms over {dl['n']} updates")
+        rc = report["reconnects"]
+        print(f"  reconnects: {rc['http']} HTTP, {rc['websocket']} WebSocket; {rc['moves_sent_again']} moves sent "
+              f"again and refused as already made")
+        try:
+            print(f"  machine load (1/5/15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        except OSError:
+            pass
         print(f"  CPU: server {report['server_cpu_s']} s, this client {report['client_cpu_s']} s "
               f"(both on this machine's {os.cpu_count()} cores)")
         print(f"  {report['finished_ok']} of {args.tables} tables finished with every event seen once and "

@@ -31,9 +31,14 @@ def db(tmp_path):
     return tmp_path / "tables.sqlite3"
 
 
+def serve(db, **kw):
+    """A test client of the app; "localhost" is one of the host names it answers for by default."""
+    return TestClient(create_app(db, pace=0, **kw), base_url="http://localhost")
+
+
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db, pace=0)) as c:
+    with serve(db) as c:
         yield c
 
 
@@ -65,8 +70,11 @@ def my_turn(seat):
     return lambda s: s["terminal"] or (s["player"] == seat and not s["chance"])
 
 
-def act(client, table, seat, token, action):
-    return client.post(f"/api/tables/{table}/act", json={"seat": seat, "token": token, "action": action})
+def act(client, table, seat, token, action, seq=None):
+    """Send a move made in the position `seq` (by default the table's position now)."""
+    if seq is None:
+        seq = state(client, table)["seq"]
+    return client.post(f"/api/tables/{table}/act", json={"seat": seat, "token": token, "action": action, "seq": seq})
 
 
 def simple_move(s):
@@ -175,7 +183,7 @@ def test_every_bundled_game_plays_with_computers_only(client):
 
 
 def test_two_people_at_one_table_join_link_and_turns(client):
-    t = create(client, seats=(("Ann", "human"), ("Bob", "human")), seed=3)
+    t = create(client, seats=(("Ann", "human"), ("Bob", "human")))
     table, token0 = t["table"], t["token"]
     s = state(client, table)
     assert s["players"][1]["open"] and not s["players"][0]["open"]
@@ -215,26 +223,27 @@ def test_the_hint_names_legal_moves(client):
 @pytest.fixture
 def duel(client):
     """Ann (seat 0, to move) and Bob (seat 1) and a computer (seat 2)."""
-    t = create(client, seats=(("Ann", "human"), ("Bob", "human"), ("cpu", "greedy")), seed=9)
+    t = create(client, seats=(("Ann", "human"), ("Bob", "human"), ("cpu", "greedy")))
     bob = client.post(f"/api/tables/{t['table']}/join", json={"seat": 1}).json()["token"]
-    return {"table": t["table"], "ann": t["token"], "bob": bob}
+    return {"table": t["table"], "ann": t["token"], "bob": bob, "seq": state(client, t["table"])["seq"]}
 
 
 JSON = {"content-type": "application/json"}
 
 
 def refusals(d):
-    table, ann, bob = d["table"], d["ann"], d["bob"]
+    table, ann, bob, seq = d["table"], d["ann"], d["bob"], d["seq"]
     url = f"/api/tables/{table}/act"
 
     def body(**kw):
-        return {"json": {"seat": 0, "token": ann, "action": "keep none", **kw}}
+        return {"json": {"seat": 0, "token": ann, "action": "keep none", "seq": seq, **kw}}
 
     return [
-        ("out of turn", url, {"json": {"seat": 1, "token": bob, "action": "keep none"}}, 409, "it is Ann's turn, not Bob's"),
+        ("out of turn", url, {"json": {"seat": 1, "token": bob, "action": "keep none", "seq": seq}}, 409,
+         "it is Ann's turn, not Bob's"),
         ("forged token", url, body(token="A" * 24), 403, "not the token of seat 0"),
         ("another seat's token", url, body(token=bob), 403, "not the token of seat 0"),
-        ("no token", url, {"json": {"seat": 0, "action": "keep none"}}, 403, "token"),
+        ("no token", url, {"json": {"seat": 0, "action": "keep none", "seq": seq}}, 403, "token"),
         ("token not a string", url, body(token=12345), 403, "token"),
         ("a computer's seat", url, body(seat=2), 403, "played by the computer"),
         ("no such seat", url, body(seat=7), 400, "no seat 7"),
@@ -335,7 +344,7 @@ def test_unknown_tables_and_pages(client):
     assert r.status_code == 404 and "there is no page" in r.text
     r = client.get("/new/chess")
     assert r.status_code == 404 and "there is no game" in r.text
-    with client.websocket_connect("/ws/tables/NoSuchTable42") as ws:
+    with client.websocket_connect("ws://localhost/ws/tables/NoSuchTable42") as ws:
         msg = ws.receive_json()
         assert msg["type"] == "error" and msg["status"] == 404
         with pytest.raises(WebSocketDisconnect) as exc:
@@ -349,7 +358,7 @@ def test_the_websocket_brings_every_event_in_order(client):
     t = create(client, seats=(("Ann", "human"), ("cpu", "greedy")), seed=21)
     table, token = t["table"], t["token"]
     seen = []
-    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+    with client.websocket_connect(f"ws://localhost/ws/tables/{table}") as ws:
         hello = ws.receive_json()
         assert hello["type"] == "hello"
         seen += [e["seq"] for e in hello["events"]]
@@ -374,7 +383,7 @@ def test_the_websocket_brings_every_event_in_order(client):
 def test_a_reconnecting_client_catches_up_from_its_last_event(client):
     t = create(client, seats=(("a", "greedy"), ("b", "greedy")), seed=4)
     s = wait_for(client, t["table"], lambda s: s["terminal"])
-    with client.websocket_connect(f"/ws/tables/{t['table']}?since=100") as ws:
+    with client.websocket_connect(f"ws://localhost/ws/tables/{t['table']}?since=100") as ws:
         hello = ws.receive_json()
         assert [e["seq"] for e in hello["events"]] == list(range(101, s["seq"] + 1))
         assert hello["state"] == s
@@ -393,15 +402,15 @@ def play(client, table, seat, token, moves):
 
 def test_tables_survive_a_restart_with_the_same_dice_to_come(tmp_path):
     straight_db, broken_db = tmp_path / "straight.sqlite3", tmp_path / "restarted.sqlite3"
-    with TestClient(create_app(straight_db, pace=0)) as c:
+    with serve(straight_db) as c:
         t = create(c, seed=123)
         final = play(c, t["table"], 0, t["token"], 1000)
-    with TestClient(create_app(broken_db, pace=0)) as c:
+    with serve(broken_db) as c:
         t2 = create(c, seed=123)
         middle = play(c, t2["table"], 0, t2["token"], 10)
         bots = create(c, seats=(("a", "greedy"), ("b", "random")), seed=5, pace_ms=20)
     # a new server on the same file: the view is restored, the same token plays on
-    with TestClient(create_app(broken_db, pace=0)) as c:
+    with serve(broken_db) as c:
         assert state(c, t2["table"]) == middle
         html = c.get(f"/t/{t2['table']}").text
         assert t2["table"] in html
@@ -417,13 +426,13 @@ def test_tables_survive_a_restart_with_the_same_dice_to_come(tmp_path):
 
 def test_a_damaged_row_is_reported_not_fatal(tmp_path):
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, pace=0)) as c:
+    with serve(db) as c:
         t = create(c)
     with sqlite3.connect(db) as con:
         data = json.loads(con.execute("SELECT data FROM tables").fetchone()[0])
         data["state"]["sheets"] = "nonsense"
         con.execute("UPDATE tables SET data = ?", (json.dumps(data),))
-    with TestClient(create_app(db, pace=0)) as c:
+    with serve(db) as c:
         r = c.get(f"/api/tables/{t['table']}")
         assert r.status_code == 409 and "cannot be continued" in r.json()["error"]
         assert c.get("/").status_code == 200

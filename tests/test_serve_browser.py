@@ -27,12 +27,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db, port: int, pace: float = 0.01):
+def start_server(db, port: int, pace: float = 0.01, **app_options):
     """uvicorn with the app in a background thread on 127.0.0.1:port; returns (server, thread)."""
     uvicorn = pytest.importorskip("uvicorn")
     from rulebook.tools.serve import create_app
-    srv = uvicorn.Server(uvicorn.Config(create_app(db, pace=pace), host="127.0.0.1", port=port,
-                                        log_level="warning", ws="auto"))
+    from rulebook.tools.serve.server import config
+    srv = uvicorn.Server(config(create_app(db, pace=pace, **app_options), "127.0.0.1", port))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     end = time.monotonic() + 20

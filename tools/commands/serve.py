@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ...interpreter.errors import UsageError
+from ..serve.limits import LOCAL_HOSTS, Limits
 
 
 def default_db() -> Path:
@@ -46,6 +47,29 @@ def add_arguments(p) -> None:
     p.add_argument("--bot-delay", type=int, default=700, metavar="MS",
                    help="default pause before each computer move, in milliseconds (default 700)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name the server answers for, also in the links it gives out (repeatable; "
+                        "default: localhost, 127.0.0.1 and ::1; '*' answers for any name)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                   help="behind a reverse proxy: the proxy's addresses, whose X-Forwarded-For is believed "
+                        "(the quotas count per visitor address)")
+    d = Limits()
+    p.add_argument("--tables-per-hour", type=int, default=d.tables_per_client, metavar="N",
+                   help=f"new tables one address may open per hour (default {d.tables_per_client})")
+    p.add_argument("--moves-per-minute", type=int, default=d.moves_per_client, metavar="N",
+                   help=f"moves and hints one address may send per minute (default {d.moves_per_client})")
+    p.add_argument("--connections-per-client", type=int, default=d.sockets_per_client, metavar="N",
+                   help=f"live connections one address may hold open (default {d.sockets_per_client})")
+    p.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
+                   help=f"unfinished tables on the server (default {d.max_tables})")
+    p.add_argument("--abandoned-after", type=float, default=d.abandoned_after / 3600, metavar="HOURS",
+                   help=f"delete an unfinished table nobody moved in this long (default {d.abandoned_after / 3600:g})")
+    p.add_argument("--finished-kept", type=float, default=d.finished_kept / 3600, metavar="HOURS",
+                   help=f"delete a finished table this long after its end (default {d.finished_kept / 3600:g})")
+    p.add_argument("--turn-timer", type=int, default=0, metavar="SECONDS",
+                   help="default time for a person's turn before a computer takes the seat over (default 0: no timer)")
+    p.add_argument("--solves", type=int, default=d.solve_workers, metavar="N",
+                   help=f"optimal-player solves at once, each in its own process (default {d.solve_workers})")
 
 
 def run(args) -> int:
@@ -54,6 +78,7 @@ def run(args) -> int:
     except ImportError:
         raise UsageError("rulebook serve needs uvicorn and starlette", "pip install 'rulebook' again, or pip install uvicorn starlette websockets") from None
     from ..serve import create_app
+    from ..serve.server import config as server_config
 
     if not 0 <= args.port <= 65535:
         raise UsageError("--port must be from 0 to 65535, not {port}", port=args.port)
@@ -65,9 +90,25 @@ def run(args) -> int:
         local = ipaddress.ip_address(args.host).is_loopback
     except ValueError:
         local = args.host == "localhost"
-    app = create_app(db, pace=args.bot_delay / 1000)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws="auto",
-                            lifespan="on")
+    for name, value, low in (("--tables-per-hour", args.tables_per_hour, 1), ("--moves-per-minute", args.moves_per_minute, 1),
+                             ("--connections-per-client", args.connections_per_client, 1), ("--max-tables", args.max_tables, 1),
+                             ("--abandoned-after", args.abandoned_after, 0.01), ("--finished-kept", args.finished_kept, 0),
+                             ("--turn-timer", args.turn_timer, 0), ("--solves", args.solves, 1)):
+        if value < low:
+            raise UsageError(f"{name} must be at least {low:g}, not {value:g}")
+    limits = Limits(tables_per_client=args.tables_per_hour, moves_per_client=args.moves_per_minute,
+                    sockets_per_client=args.connections_per_client, max_tables=args.max_tables,
+                    abandoned_after=args.abandoned_after * 3600, finished_kept=args.finished_kept * 3600,
+                    turn_timer=float(args.turn_timer), solve_workers=args.solves)
+    hosts = tuple(h.strip().strip("[]").lower() for h in args.allowed_host) or LOCAL_HOSTS
+    if not local and not args.allowed_host:
+        print("rulebook serve: only localhost names are allowed in the Host header; "
+              "add --allowed-host NAME for the name people will use", file=sys.stderr, flush=True)
+    app = create_app(db, pace=args.bot_delay / 1000, limits=limits, allowed_hosts=hosts)
+    more = {}
+    if args.forwarded_allow_ips:
+        more = {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
+    config = server_config(app, args.host, args.port, args.log_level, **more)
     server = uvicorn.Server(config)
     shown = f"[{args.host}]" if ":" in args.host else args.host
 

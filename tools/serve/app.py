@@ -22,6 +22,7 @@ from typing import Any
 import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -30,9 +31,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...interpreter.loader import bundled_models
 from ...interpreter.model import LANGUAGES, Model
 from ..i18n import translator
+from . import limits as bounded
 from .hub import Hub
+from .limits import LOCAL_HOSTS, Counter, Limits, Quota, host_allowed, retry_after
+from .solving import is_solved
 from .store import Store
-from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id, is_solved
+from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id
 from .texts import LANGUAGE_NAMES, client_texts, kind_names
 
 log = logging.getLogger("rulebook.serve")
@@ -72,12 +76,13 @@ def environment(lang: str) -> jinja2.Environment:
     return env
 
 
-def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+def page(request: Request, template: str, status: int = 200, headers: dict[str, str] | None = None,
+         **ctx: Any) -> HTMLResponse:
     lang = ctx.pop("lang", None) or pick_lang(request)
     here = request.url.path
     langs = [{"lang": l, "name": LANGUAGE_NAMES[l], "href": f"{here}?lang={l}", "current": l == lang} for l in LANGUAGES]
     html = environment(lang).get_template(template).render(lang=lang, languages=langs, **ctx)
-    response = HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+    response = HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS | (headers or {}))
     if request.query_params.get("lang") in LANGUAGES:
         response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
     return response
@@ -155,18 +160,53 @@ async def read_json(request: Request) -> Any:
     if not body.strip():
         raise ServeError(400, "the request body is empty; send a JSON object")
     try:
-        return json.loads(body.decode("utf-8"))
+        return bounded.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise ServeError(400, "the request body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise ServeError(400, f"the request body is not valid JSON: {exc.msg} "
                               f"(line {exc.lineno}, column {exc.colno})") from None
+    except bounded.NumberError as exc:
+        raise ServeError(400, f"the request body is refused: {exc}") from None
+    except ValueError:  # e.g. an integer beyond Python's digit limit
+        raise ServeError(400, "the request body is refused: a number in it is too long") from None
     except RecursionError:
         raise ServeError(400, "the request body is nested too deeply") from None
 
 
 def api_error(exc: ServeError) -> JSONResponse:
-    return JSONResponse(exc.to_json(), status_code=exc.status)
+    return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers)
+
+
+def client_key(conn: Request | WebSocket) -> str:
+    """Who is asking, for the quotas: the client's address (see limits.py)."""
+    return conn.client.host if conn.client else "?"
+
+
+class HostCheck:
+    """Refuse requests for a host name not on the allow-list (DNS rebinding; links are built from
+    the Host header, so only allowed names ever appear in them)."""
+
+    def __init__(self, app, allowed: tuple[str, ...]):
+        self.app, self.allowed = app, allowed
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+            if not host_allowed(host, self.allowed):
+                shown = "".join(c if c.isprintable() else "?" for c in host)[:60]
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = json.dumps({"error": f"this server does not answer for the host name '{shown}'",
+                                   "hint": "its operator can allow it: rulebook serve --allowed-host NAME",
+                                   "status": 400}).encode()
+                await send({"type": "http.response.start", "status": 400,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
 
 
 def links(request: Request, table: Table) -> dict[str, str]:
@@ -178,13 +218,25 @@ def links(request: Request, table: Table) -> dict[str, str]:
 
 # the application ------------------------------------------------------------------------------
 
-def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -> Starlette:
-    """The Starlette app over the SQLite file `db_path` (created if needed).
+def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = None,
+               allowed_hosts: tuple[str, ...] | list[str] = LOCAL_HOSTS, solves=None) -> Starlette:
+    """The ASGI app over the SQLite file `db_path` (created if needed).
 
-    `pace` is the default pause in seconds before each computer move (a table may choose its own).
+    `pace` is the default pause in seconds before each computer move (a table may choose its own);
+    `limits` the quotas, expiry and solving; `allowed_hosts` the host names it answers for ("*": any).
     """
     store_box: dict[str, Any] = {}
     hub = Hub()
+    limits = limits or Limits()
+    table_quota = Quota(limits.tables_per_client, limits.tables_window)
+    move_quota = Quota(limits.moves_per_client, limits.moves_window)
+    sockets = Counter(limits.sockets_per_client)
+
+    def check_quota(quota: Quota, request: Request, what: str) -> None:
+        wait = quota.hit(client_key(request))
+        if wait:
+            raise ServeError(429, f"too many {what} from your address; try again in {retry_after(wait)} seconds",
+                             headers={"Retry-After": retry_after(wait)}, extra={"retry_after": int(retry_after(wait))})
 
     def tables() -> Tables:
         return store_box["tables"]
@@ -192,7 +244,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
     @contextlib.asynccontextmanager
     async def lifespan(app):
         store = Store(db_path)
-        t = Tables(store, hub, pace=pace, max_tables=max_tables)
+        t = Tables(store, hub, pace=pace, limits=limits, solves=solves)
         store_box["tables"] = t
         store_box["rules"] = RuleSite(t)
         app.state.tables = t
@@ -278,8 +330,8 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
                     seats=seats, kinds=kind_names(lang), finished=table.game.state.is_terminal())
 
     def error_page(request: Request, exc: ServeError) -> HTMLResponse:
-        return page(request, "error.html.j2", status=exc.status, status_code=exc.status, message=exc.message,
-                    hint=exc.hint)
+        return page(request, "error.html.j2", status=exc.status, headers=exc.headers, status_code=exc.status,
+                    message=exc.message, hint=exc.hint)
 
     # files ---------------------------------------------------------------------------
     async def static_file(request: Request):
@@ -325,6 +377,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
 
     async def api_create(request: Request):
         body = await read_json(request)
+        check_quota(table_quota, request, "new tables")
         table, seat, token = await tables().create(body)
         return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
                              "state": table.snapshot()}, status_code=201)
@@ -350,16 +403,28 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
                              "state": table.snapshot()})
 
     async def api_act(request: Request):
+        check_quota(move_quota, request, "moves")
         body = await read_json(request)
         table, events = await tables().act(request.path_params["id"], body)
         return JSONResponse({"ok": True, "seq": events[-1]["seq"], "events": events, "state": events[-1]["state"]})
 
     async def api_hint(request: Request):
+        check_quota(move_quota, request, "moves")
         body = await read_json(request)
         return JSONResponse(await tables().hint(request.path_params["id"], body))
 
     # the live stream ---------------------------------------------------------------------
     async def ws_table(websocket: WebSocket):
+        key = client_key(websocket)
+        if not sockets.take(key):
+            await websocket.close(code=1013, reason="too many connections from your address")  # try again later
+            return
+        try:
+            await _ws_table(websocket)
+        finally:
+            sockets.give_back(key)
+
+    async def _ws_table(websocket: WebSocket):
         await websocket.accept()
         try:
             table = await tables().get(websocket.path_params["id"])
@@ -446,5 +511,6 @@ def create_app(db_path: str | Path, pace: float = 0.7, max_tables: int = 1000) -
         WebSocketRoute("/ws/tables/{id}", ws_table),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(HostCheck, allowed=tuple(h.lower() for h in allowed_hosts))],
                     exception_handlers={ServeError: on_serve_error, HTTPException: on_http_error, Exception: on_crash})
     return app

@@ -62,6 +62,11 @@ class Hub:
         for sub in list(subs):
             sub.put(text)
 
+    def close_table(self, table_id: str) -> None:
+        """Close every connection to one table (it is gone)."""
+        for sub in list(self._subs.get(table_id, ())):
+            sub.stop()
+
     def close_all(self) -> None:
         for subs in self._subs.values():
             for sub in subs:

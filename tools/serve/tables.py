@@ -11,7 +11,6 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import random
 import re
 import secrets
 import threading
@@ -31,6 +30,8 @@ from ...interpreter.bots import BOTS, GreedyBot
 from ...interpreter.state import CHANCE, TERMINAL, GameState
 from ..terminal.view import round_of
 from .hub import Hub
+from .limits import Limits
+from .solving import SolveQueue, is_solved
 from .store import Store
 
 log = logging.getLogger("rulebook.serve")
@@ -40,24 +41,38 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,40}")
 NAME_MAX = 24
 SEAT_KINDS = ("human", "greedy", "random", "optimal")
 MAX_PACE_MS = 5000
+MAX_SEED = 2**63
+MAX_TURN_SECONDS = 3600
 
 
 class ServeError(Exception):
     """A request the server refuses: an HTTP status and a sentence saying why."""
 
-    def __init__(self, status: int, message: str, hint: str | None = None):
+    def __init__(self, status: int, message: str, hint: str | None = None, *,
+                 headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None):
         super().__init__(message)
         self.status, self.message, self.hint = status, message, hint
+        self.headers = headers or {}
+        self.extra = extra or {}  # more for the client, e.g. the table's state with a stale move
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"error": self.message, "status": self.status}
         if self.hint:
             out["hint"] = self.hint
+        out.update(self.extra)
         return out
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def seed_commitment(seed: int) -> str:
+    """What a table publishes about its seed at the start: SHA-256 of the seed in decimal.
+
+    The server's own seeds have 128 random bits, so the commitment gives nothing away; the seed
+    itself is shown when the game is over, and anybody can check both (`rulebook replay`)."""
+    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
 
 
 @dataclass
@@ -83,11 +98,16 @@ class Table:
     seats: list[SeatInfo]
     pace: float  # seconds before each computer move
     created: float
+    practice: bool = False   # the seed was chosen by the one person at the table
+    private: bool = False    # not listed; joined by link only
+    hints: bool = True       # the players may ask for hints
+    turn_timer: float = 0.0  # seconds a person has for a turn (0: no timer)
     events: list[dict[str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     driver: asyncio.Task | None = None
     broken: str | None = None
     updated: float = 0.0
+    stand_in: set[int] = field(default_factory=set)  # optimal seats playing greedily until solved
     _pending: list[dict[str, Any]] = field(default_factory=list)
     _snap: dict[str, Any] | None = None
 
@@ -122,7 +142,8 @@ class Table:
         return {"format": FORMAT, "model": self.model_name, "options": self.options, "model_hash": g.model.hash,
                 "seed": g.seed, "seats": [s.to_json() for s in self.seats], "pace": self.pace,
                 "created": self.created, "seq": self.seq, "rng": [version, list(internal), gauss],
-                "state": g.state.to_json()}
+                "state": g.state.to_json(), "practice": self.practice, "private": self.private,
+                "hints": self.hints, "turn_timer": self.turn_timer}
 
 
 def _snapshot(table: Table) -> dict[str, Any]:
@@ -159,6 +180,12 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "choices": [{"box": c.box, "points": c.points, "bonus": c.bonus} for c in choices],
         "can_write": can_write,
         "broken": table.broken,
+        "hints": table.hints,
+        "private": table.private,
+        "stand_in": sorted(table.stand_in),
+        # fair dice: the seed's commitment from the start, the seed itself once the game is over
+        "fair": {"commitment": seed_commitment(g.seed), "practice": table.practice,
+                 "seed": str(g.seed) if terminal else None},
     }
     if terminal:
         seat_of = {s.name: i for i, s in enumerate(table.seats)}
@@ -182,6 +209,21 @@ def _event_json(seq: int, player: int, action: Action, kept_before: tuple[int, .
 
 
 # checking what people send ------------------------------------------------------------------
+
+SPEC_FIELDS = ("model", "options", "seats", "seed", "pace_ms", "claim", "private", "hints", "turn_seconds")
+
+
+def _game(model: Model, seats: list[SeatInfo], seed: int) -> Game:
+    """The engine's game; an optimal seat starts with a greedy player (see Tables._seat_optimal)."""
+    return Game(model, [Seat(s.name, "greedy" if s.kind == "optimal" else s.kind) for s in seats], seed)
+
+
+def _bool(spec: dict[str, Any], key: str, default: bool) -> bool:
+    value = spec.get(key, default)
+    if not isinstance(value, bool):
+        raise ServeError(400, f"'{key}' must be true or false")
+    return value
+
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -236,15 +278,6 @@ def _clip(text: str, n: int = 40) -> str:
 
 # hints ------------------------------------------------------------------------------------------
 
-def is_solved(model: Model) -> bool:
-    """The optimal player's table for this model is on disk (so a hint costs no solving)."""
-    try:
-        from ...interpreter import solver
-        return solver.cache_path(model).exists()
-    except Exception:  # noqa: BLE001 - no solver, no optimal hints
-        return False
-
-
 def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
     """The best few decisions for the player to move, by the optimal bot where solved, else greedy."""
     bot, optimal = GreedyBot(), False
@@ -278,15 +311,17 @@ def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
 class Tables:
     """Every table of the server: in memory while in use, in SQLite always."""
 
-    def __init__(self, store: Store, hub: Hub, pace: float = 0.7, max_tables: int = 1000):
+    def __init__(self, store: Store, hub: Hub, pace: float = 0.7, limits: Limits | None = None,
+                 solves: SolveQueue | None = None):
         self.store, self.hub = store, hub
         self.default_pace = pace
-        self.max_tables = max_tables
+        self.limits = limits or Limits()
+        self.solves = solves or SolveQueue(self.limits.solve_workers, self.limits.solve_waiting)
         self._tables: dict[str, Table] = {}
         self._models: dict[tuple, Model] = {}
         self._models_lock = threading.Lock()
-        self._solve_lock = threading.Lock()
         self._stopping = False
+        self._background: list[asyncio.Task] = []
 
     # models -----------------------------------------------------------------------
     def model(self, name: str, options: dict[str, str] | None = None) -> Model:
@@ -305,17 +340,53 @@ class Tables:
                 self._models[key] = model
         return model
 
-    def _prepare_bots(self, model: Model, kinds: list[str]) -> None:
-        """Solve the model for the optimal player once (it may take a while the first time)."""
-        if "optimal" in kinds:
-            from ...interpreter.solver import solved
-            with self._solve_lock:
-                solved(model)
+    async def _seat_optimal(self, table: Table) -> None:
+        """Give the table's optimal seats the solved player, or a greedy stand-in until it is solved."""
+        seats = [i for i, s in enumerate(table.seats) if s.kind == "optimal"]
+        if not seats:
+            return
+        status = self.solves.want(table.model, table.model_name, table.options,
+                                  lambda: self._spawn(self._solved(table)))
+        if status == "solved":
+            await self._solved(table, announce=False)
+        else:
+            table.stand_in = set(seats)
+
+    async def _solved(self, table: Table, announce: bool = True) -> None:
+        from ...interpreter.solver import OptimalBot
+        try:
+            bot = await anyio.to_thread.run_sync(OptimalBot, table.model)
+        except Exception:  # noqa: BLE001 - the greedy stand-in plays on
+            log.exception("table %s: the solved player cannot be read", table.id)
+            return
+        async with table.lock:
+            for i, s in enumerate(table.seats):
+                if s.kind == "optimal":
+                    table.game.bots[i] = bot
+            table.stand_in = set()
+            table._snap = None
+            if announce:
+                self._commit(table, force=True)
+
+    def _spawn(self, coro) -> None:
+        if self._stopping:
+            coro.close()
+            return
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.append(task)
+        task.add_done_callback(lambda t: t in self._background and self._background.remove(t))
 
     # start and stop ----------------------------------------------------------------
     async def start(self) -> None:
-        """Load the unfinished tables and let their computer players go on."""
-        for table_id in self.store.ids(finished=False):
+        """Begin at once: the tables with something for the server to do are loaded in the
+        background (any other table is read when somebody asks for it); expired tables are swept."""
+        self._spawn(self._load_driven())
+        self._spawn(self._sweeper())
+
+    async def _load_driven(self) -> None:
+        for table_id in await anyio.to_thread.run_sync(self.store.to_drive):
+            if self._stopping:
+                return
             try:
                 table = await self._load(table_id)
             except ServeError as exc:
@@ -324,9 +395,36 @@ class Tables:
             if table is not None:
                 self._kick(table)
 
+    async def _sweeper(self) -> None:
+        while not self._stopping:
+            try:
+                await self.sweep()
+            except Exception:  # noqa: BLE001 - try again next time
+                log.exception("sweeping expired tables")
+            await asyncio.sleep(max(1.0, self.limits.sweep_every))
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Delete the tables nobody moved in `abandoned_after` and the finished ones older than
+        `finished_kept`; returns how many."""
+        now = time.time() if now is None else now
+        ids = await anyio.to_thread.run_sync(self.store.expired, now - self.limits.abandoned_after,
+                                             now - self.limits.finished_kept)
+        for table_id in ids:
+            table = self._tables.pop(table_id, None)
+            if table is not None and table.driver is not None:
+                table.driver.cancel()
+            self.hub.close_table(table_id)
+        await anyio.to_thread.run_sync(self.store.delete, ids)
+        if ids:
+            log.info("deleted %d expired tables", len(ids))
+        return len(ids)
+
     async def stop(self) -> None:
         self._stopping = True
-        tasks = [t.driver for t in self._tables.values() if t.driver is not None]
+        for task in list(self._background):
+            task.cancel()
+        self.solves.close()
+        tasks = [t.driver for t in self._tables.values() if t.driver is not None] + list(self._background)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -344,8 +442,11 @@ class Tables:
         except (KeyError, TypeError, ValueError, RulebookError) as exc:
             message = exc.message if isinstance(exc, RulebookError) else f"{exc.__class__.__name__}"
             raise ServeError(409, f"table {table_id} cannot be continued: {message}") from None
-        self._tables.setdefault(table_id, table)
-        return self._tables[table_id]
+        if table_id in self._tables:
+            return self._tables[table_id]
+        self._tables[table_id] = table
+        await self._seat_optimal(table)
+        return table
 
     def _restore(self, table_id: str, data: dict[str, Any]) -> Table:
         if data.get("format") != FORMAT:
@@ -354,13 +455,14 @@ class Tables:
         if model.hash != data["model_hash"]:
             raise UsageError(f"the game's model has changed since this table was set up")
         seats = [SeatInfo(str(s["name"]), str(s["kind"]), s.get("token_hash")) for s in data["seats"]]
-        self._prepare_bots(model, [s.kind for s in seats])
-        game = Game(model, [Seat(s.name, s.kind) for s in seats], int(data["seed"]))
+        game = _game(model, seats, int(data["seed"]))
         version, internal, gauss = data["rng"]
         game.rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
         game.state = GameState.from_json(model, data["state"])
         table = Table(table_id, data["model"], dict(data["options"]), game, seats, float(data["pace"]),
-                      float(data["created"]))
+                      float(data["created"]), practice=bool(data.get("practice", False)),
+                      private=bool(data.get("private", False)), hints=bool(data.get("hints", True)),
+                      turn_timer=float(data.get("turn_timer", 0.0)))
         table.events = self.store.events(table_id)
         if len(table.events) != int(data["seq"]):
             raise ValueError("events missing")
@@ -375,6 +477,7 @@ class Tables:
             table = await self._load(table_id)
             if table is None:
                 raise ServeError(404, f"there is no table '{_clip(table_id)}'")
+            self._kick(table)
         return table
 
     def _evict(self, keep: int = 200) -> None:
@@ -385,24 +488,27 @@ class Tables:
             del self._tables[t.id]
 
     def recent(self, limit: int = 12) -> list[Table]:
-        live = [t for t in self._tables.values() if not t.game.state.is_terminal() and not t.broken]
+        live = [t for t in self._tables.values() if not t.game.state.is_terminal() and not t.broken
+                and not t.private]
         return sorted(live, key=lambda t: -t.updated)[:limit]
 
     # creating ----------------------------------------------------------------------
     async def create(self, spec: Any) -> tuple[Table, int | None, str | None]:
-        """A new table from {"model", "options", "seats": [{"name", "kind"}], "seed", "pace_ms", "claim"}.
+        """A new table from {"model", "options", "seats": [{"name", "kind"}], "seed", "pace_ms", "claim",
+        "private", "hints", "turn_seconds"}.
 
         Returns (table, the seat the creator sits in, its token): the first person's seat, unless
-        "claim" is false.
+        "claim" is false. A seed is accepted only for practice (one person and computers): where
+        people play each other, the server alone chooses it.
         """
         if not isinstance(spec, dict):
             raise ServeError(400, "the request body must be a JSON object")
-        unknown = sorted(set(spec) - {"model", "options", "seats", "seed", "pace_ms", "claim"})
+        unknown = sorted(set(spec) - set(SPEC_FIELDS))
         if unknown:
-            raise ServeError(400, f"unknown field '{_clip(unknown[0])}'",
-                             "fields: model, options, seats, seed, pace_ms, claim")
-        if sum(1 for t in self._tables.values() if not t.game.state.is_terminal()) >= self.max_tables:
-            raise ServeError(503, "the server has too many tables in play; try again later")
+            raise ServeError(400, f"unknown field '{_clip(unknown[0])}'", f"fields: {', '.join(SPEC_FIELDS)}")
+        if self.store.count_unfinished() >= self.limits.max_tables:
+            raise ServeError(503, "the server has too many tables in play; try again later",
+                             headers={"Retry-After": "60"})
         name = spec.get("model")
         if not isinstance(name, str):
             raise ServeError(400, "'model' must name a game")
@@ -436,21 +542,30 @@ class Tables:
             if names.count(s.name.casefold()) > 1:
                 raise ServeError(422, f"two seats are called '{s.name}'; give each a different name")
         seed = spec.get("seed")
-        seed = random.SystemRandom().randrange(2**31) if seed is None else _int(seed, "seed")
+        practice = seed is not None
+        if practice:
+            seed = _int(seed, "seed")
+            if not 0 <= seed < MAX_SEED:
+                raise ServeError(400, f"'seed' must be from 0 to {MAX_SEED - 1}")
+            if sum(1 for s in seats if s.human) > 1:
+                raise ServeError(422, "a seed can be chosen only for practice (one person and computers)",
+                                 "where people play each other, the server alone chooses the dice")
+        else:
+            seed = secrets.randbits(128)
         pace_ms = spec.get("pace_ms")
         pace = self.default_pace if pace_ms is None else _int(pace_ms, "pace_ms") / 1000
         if not 0 <= pace <= MAX_PACE_MS / 1000:
             raise ServeError(400, f"'pace_ms' must be from 0 to {MAX_PACE_MS}")
-        claim = spec.get("claim", True)
-        if not isinstance(claim, bool):
-            raise ServeError(400, "'claim' must be true or false")
+        claim, private, hints = (_bool(spec, k, d) for k, d in (("claim", True), ("private", False), ("hints", True)))
+        turn = spec.get("turn_seconds")
+        turn_timer = self.limits.turn_timer if turn is None else _int(turn, "turn_seconds")
+        if not 0 <= turn_timer <= MAX_TURN_SECONDS:
+            raise ServeError(400, f"'turn_seconds' must be from 0 (no timer) to {MAX_TURN_SECONDS}")
 
-        kinds = [s.kind for s in seats]
-        if "optimal" in kinds:
-            await anyio.to_thread.run_sync(self._prepare_bots, model, kinds)
-        game = Game(model, [Seat(s.name, s.kind) for s in seats], seed)
+        game = _game(model, seats, seed)
         table_id = secrets.token_urlsafe(9)
-        table = Table(table_id, name, opts, game, seats, pace, time.time(), updated=time.time())
+        table = Table(table_id, name, opts, game, seats, pace, time.time(), updated=time.time(), practice=practice,
+                      private=private, hints=hints, turn_timer=float(turn_timer))
         mine, token = None, None
         if claim:
             for i, s in enumerate(seats):
@@ -461,6 +576,7 @@ class Tables:
         self.store.create(table_id, table.to_json())
         self._evict()
         self._tables[table_id] = table
+        await self._seat_optimal(table)
         async with table.lock:
             self._roll_pending(table)
             self._commit(table)
@@ -529,9 +645,20 @@ class Tables:
         if current != seat:
             raise ServeError(409, f"it is {st.players[current]}'s turn, not {st.players[seat]}'s")
 
-    async def act(self, table_id: str, body: Any) -> tuple[Table, list[dict[str, Any]]]:
-        """Carry out one decision for a seat: {"seat": n, "token": "…", "action": "keep 2 2 4"}.
+    def _in_position(self, table: Table, body: dict[str, Any], required: bool = True) -> None:
+        """A move is made in a position: the table's sequence number the player saw. Another one
+        (a move sent twice, or after the table went on) is refused with the current state."""
+        if body.get("seq") is None and not required:
+            return
+        seq = _int(body.get("seq"), "seq")
+        if seq != table.seq:
+            raise ServeError(409, f"this move was made at position {seq}, but the table is at {table.seq} now; "
+                                  "nothing was changed", extra={"state": table.snapshot(), "seq": table.seq})
 
+    async def act(self, table_id: str, body: Any) -> tuple[Table, list[dict[str, Any]]]:
+        """Carry out one decision for a seat: {"seat": n, "token": "…", "seq": n, "action": "keep 2 2 4"}.
+
+        "seq" is the table's sequence number the move was made at: each move is carried out once.
         Returns the table and the events it caused (the decision and the rolls that followed), the
         last one with the state after them under "state".
         """
@@ -539,6 +666,7 @@ class Tables:
         seat = self.authorize(table, body)
         text = _str(body.get("action"), "action")
         async with table.lock:
+            self._in_position(table, body)
             self._due(table, seat)
             try:
                 action = parse_action(text)
@@ -562,7 +690,10 @@ class Tables:
     async def hint(self, table_id: str, body: Any) -> dict[str, Any]:
         table = await self.get(table_id)
         seat = self.authorize(table, body)
+        if not table.hints:
+            raise ServeError(403, "hints are switched off at this table")
         async with table.lock:
+            self._in_position(table, body, required=False)
             self._due(table, seat)
             state = GameState.from_json(table.model, table.game.state.to_json())
         return await anyio.to_thread.run_sync(compute_hint, state)
@@ -588,7 +719,7 @@ class Tables:
         if not pending and not force:
             return
         self.store.save(table.id, table.to_json() | {"seq": table.seq + len(pending)},
-                        table.game.state.is_terminal(), [(ev["seq"], ev) for ev in pending])
+                        table.game.state.is_terminal(), [(ev["seq"], ev) for ev in pending], self._drives(table))
         table.events.extend(pending)
         table._snap = None
         table.updated = time.time()
@@ -601,6 +732,11 @@ class Tables:
             # every event goes out in order; the state travels with the last one of a batch
             self.hub.publish(table.id, {"type": "update", "seq": ev["seq"], "event": ev,
                                         "state": snap if last else None, "at": now})
+
+    def _drives(self, table: Table) -> bool:
+        """The server has something to do at this table without anybody asking."""
+        p = table.game.state.current_player()
+        return p == CHANCE or p in table.game.bots or (table.turn_timer > 0 and p >= 0)
 
     def _kick(self, table: Table) -> None:
         """Make sure the computer players and the dice move on, paced for the people watching."""

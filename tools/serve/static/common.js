@@ -24,6 +24,7 @@ const Rulebook = (() => {
     if (!res.ok) {
       const err = new Error((data && data.error) || res.statusText);
       err.status = res.status;
+      err.data = data || {};
       throw err;
     }
     return data;

@@ -104,12 +104,13 @@
   function drawDice(me) {
     const box = $("dice");
     box.replaceChildren();
-    const active = me !== null && state.step && state.step.kind === "keep";
+    const choosing = me !== null && state.step && state.step.kind === "keep";
+    const active = choosing && !busy;  // no clicks while a move is on its way
     // mark, left to right, the dice whose faces were kept before the last roll
     const pool = [...wasKept];
     const kept = state.dice.map((f) => { const j = pool.indexOf(f); if (j >= 0) { pool.splice(j, 1); return true; } return false; });
     state.dice.forEach((face, i) => {
-      box.append(die(face, i, {held: active && selected.has(i), wasKept: kept[i] && !active, active,
+      box.append(die(face, i, {held: choosing && selected.has(i), wasKept: kept[i] && !choosing, active,
                                rolling: rolled && !kept[i]}));
     });
     if (!state.dice.length) {
@@ -169,7 +170,7 @@
             const c = choices[b.id];
             const label = c.bonus ? `${c.points}+${c.bonus}` : String(c.points);
             if (canPick && i === me) {
-              td.append(el("button", {type: "button", class: "write" + (c.points + c.bonus ? "" : " zero"),
+              td.append(el("button", {type: "button", class: "write" + (c.points + c.bonus ? "" : " zero"), disabled: busy,
                                       "data-box": b.id, title: fmt(T.would_score, {points: c.points + c.bonus}),
                                       onclick: () => write(b.id)}, label));
             } else {
@@ -302,23 +303,27 @@
     refuse.timer = setTimeout(() => { r.hidden = true; }, 6000);
   }
   async function send(action) {
+    // one move at a time, made in the position shown (the server carries each out once)
     const me = mySeat();
-    if (me === null) return false;
+    if (me === null || busy) return false;
     busy = true;
-    drawControls(me);
+    draw();
     try {
-      const res = await Rulebook.post(`/api/tables/${TABLE}/act`, {seat: me, token: mine[String(me)], action});
+      const res = await Rulebook.post(`/api/tables/${TABLE}/act`,
+                                      {seat: me, token: mine[String(me)], action, seq: state.seq});
       $("refused").hidden = true;
       for (const ev of res.events) if (ev.seq > lastSeq) { addEvent(ev); lastSeq = ev.seq; }
+      busy = false;
       setState(res.state);
       return true;
     } catch (err) {
       refuse(err.message);
       if (err.status === 403) Rulebook.forget(TABLE, me);
+      if (err.status === 409 && err.data.state) { busy = false; setState(err.data.state); }
       return false;
     } finally {
       busy = false;
-      drawControls(mySeat());
+      draw();
     }
   }
   function keptFaces() {
@@ -329,7 +334,7 @@
     await send(faces.length ? "keep " + faces.join(" ") : "keep none");
   }
   async function write(box) {
-    if (busy) return;
+    if (busy || mySeat() === null) return;
     if (state.step.kind === "keep") {
       if (!(await send("stop"))) return;
     }
