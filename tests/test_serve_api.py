@@ -190,7 +190,8 @@ def test_two_people_at_one_table_join_link_and_turns(client):
     r = client.post(f"/api/tables/{table}/join", json={"seat": 1, "name": "Bea"})
     assert r.status_code == 200, r.text
     token1 = r.json()["token"]
-    assert state(client, table)["players"][1] == {"name": "Bea", "kind": "human", "open": False}
+    assert state(client, table)["players"][1] == {"name": "Bea", "kind": "human", "open": False, "present": False,
+                                                  "robot": False}
     r = client.post(f"/api/tables/{table}/join", json={"seat": 1})
     assert r.status_code == 409 and "taken" in r.json()["error"]
     r = client.post(f"/api/tables/{table}/join", json={"seat": 0})

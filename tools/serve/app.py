@@ -16,6 +16,7 @@ import json
 import logging
 import mimetypes
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -408,6 +409,21 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         table, events = await tables().act(request.path_params["id"], body)
         return JSONResponse({"ok": True, "seq": events[-1]["seq"], "events": events, "state": events[-1]["state"]})
 
+    async def api_back(request: Request):
+        check_quota(move_quota, request, "moves")
+        body = await read_json(request)
+        table = await tables().take_back(request.path_params["id"], body)
+        return JSONResponse({"ok": True, "state": table.snapshot()})
+
+    async def api_rematch(request: Request):
+        body = await read_json(request)
+        old = await tables().get(request.path_params["id"])
+        if old.rematch is None:
+            check_quota(table_quota, request, "new tables")
+        table, seat, token = await tables().rematch(request.path_params["id"], body)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
+                             "state": table.snapshot()})
+
     async def api_hint(request: Request):
         check_quota(move_quota, request, "moves")
         body = await read_json(request)
@@ -437,15 +453,40 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
             return
         sub = hub.subscribe(table.id)  # no await between subscribing and the snapshot: nothing is missed
         since_n = min(int(since), table.seq)
-        hello = {"type": "hello", "seq": table.seq, "state": table.snapshot(), "events": table.events[since_n:]}
+        hello = {"type": "hello", "seq": table.seq, "state": table.snapshot(), "events": table.events[since_n:],
+                 "at": time.time()}
         try:
             await websocket.send_text(json.dumps(hello, separators=(",", ":")))
 
             async def reader():
-                while True:
-                    msg = await websocket.receive()
-                    if msg["type"] == "websocket.disconnect":
-                        return
+                """What the page says: which seat it plays ({"type": "seat", "seat", "token"}: the
+                person is here) and, while choosing, which dice ({"type": "select", "dice"})."""
+                seat = None
+                selects = Quota(20, 1.0)  # the live selection: at most 20 changes a second
+                try:
+                    while True:
+                        msg = await websocket.receive()
+                        if msg["type"] == "websocket.disconnect":
+                            return
+                        text = msg.get("text") or ""
+                        try:
+                            data = bounded.loads(text) if len(text) <= 2000 else None
+                            if not isinstance(data, dict):
+                                raise ServeError(400, "a message must be a JSON object of at most 2000 characters")
+                            if data.get("type") == "seat" and seat is None:
+                                seat = tables().seat_of(table, data)
+                                tables().here(table, seat, +1)
+                                if seat in table.robots and table.present.get(seat) == 1:
+                                    await tables().take_back(table.id, data)  # back after leaving
+                            elif data.get("type") == "select" and seat is not None and not selects.hit("x"):
+                                tables().select(table, seat, data.get("dice"))
+                        except ServeError as exc:
+                            sub.put(json.dumps({"type": "error", **exc.to_json()}))
+                        except ValueError:
+                            sub.put(json.dumps({"type": "error", **ServeError(400, "a message must be JSON").to_json()}))
+                finally:
+                    if seat is not None:
+                        tables().here(table, seat, -1)
 
             read_task = asyncio.ensure_future(reader())
             try:
@@ -508,6 +549,8 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         Route("/api/tables/{id}/join", api_join, methods=["POST"]),
         Route("/api/tables/{id}/act", api_act, methods=["POST"]),
         Route("/api/tables/{id}/hint", api_hint, methods=["POST"]),
+        Route("/api/tables/{id}/back", api_back, methods=["POST"]),
+        Route("/api/tables/{id}/rematch", api_rematch, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", ws_table),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -108,6 +108,12 @@ class Table:
     broken: str | None = None
     updated: float = 0.0
     stand_in: set[int] = field(default_factory=set)  # optimal seats playing greedily until solved
+    robots: set[int] = field(default_factory=set)    # people's seats the computer plays for now
+    rematch: str | None = None                       # the table of the next game with the same seats
+    present: dict[int, int] = field(default_factory=dict)  # live connections per person's seat
+    turn_started: float = 0.0                        # when the turn now under way began (time.time())
+    turn_key: tuple = ()
+    timer_sleep: bool = False                        # the driver only waits for the turn timer
     _pending: list[dict[str, Any]] = field(default_factory=list)
     _snap: dict[str, Any] | None = None
 
@@ -143,7 +149,8 @@ class Table:
                 "seed": g.seed, "seats": [s.to_json() for s in self.seats], "pace": self.pace,
                 "created": self.created, "seq": self.seq, "rng": [version, list(internal), gauss],
                 "state": g.state.to_json(), "practice": self.practice, "private": self.private,
-                "hints": self.hints, "turn_timer": self.turn_timer}
+                "hints": self.hints, "turn_timer": self.turn_timer, "robots": sorted(self.robots),
+                "rematch": self.rematch}
 
 
 def _snapshot(table: Table) -> dict[str, Any]:
@@ -164,7 +171,9 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "table": table.id,
         "model": model.id,
         "seq": table.seq,
-        "players": [{"name": s.name, "kind": s.kind, "open": s.human and not s.token_hash} for s in table.seats],
+        "players": [{"name": s.name, "kind": s.kind, "open": s.human and not s.token_hash,
+                     "present": s.human and table.present.get(i, 0) > 0, "robot": i in table.robots}
+                    for i, s in enumerate(table.seats)],
         "player": None if terminal else p,
         "chance": current == CHANCE,
         "terminal": terminal,
@@ -183,6 +192,12 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "hints": table.hints,
         "private": table.private,
         "stand_in": sorted(table.stand_in),
+        "rematch": table.rematch,
+        # the turn timer: seconds for a person's turn, and when the one under way ends (server time)
+        "turn_timer": table.turn_timer,
+        "turn_ends": (table.turn_started + table.turn_timer
+                      if table.turn_timer > 0 and not terminal and current >= 0 and current not in g.bots
+                      and current not in table.robots else None),
         # fair dice: the seed's commitment from the start, the seed itself once the game is over
         "fair": {"commitment": seed_commitment(g.seed), "practice": table.practice,
                  "seed": str(g.seed) if terminal else None},
@@ -322,6 +337,7 @@ class Tables:
         self._models_lock = threading.Lock()
         self._stopping = False
         self._background: list[asyncio.Task] = []
+        self._stand_in = GreedyBot()  # plays for a person whose time ran out
 
     # models -----------------------------------------------------------------------
     def model(self, name: str, options: dict[str, str] | None = None) -> Model:
@@ -462,7 +478,9 @@ class Tables:
         table = Table(table_id, data["model"], dict(data["options"]), game, seats, float(data["pace"]),
                       float(data["created"]), practice=bool(data.get("practice", False)),
                       private=bool(data.get("private", False)), hints=bool(data.get("hints", True)),
-                      turn_timer=float(data.get("turn_timer", 0.0)))
+                      turn_timer=float(data.get("turn_timer", 0.0)),
+                      robots={int(i) for i in data.get("robots", [])}, rematch=data.get("rematch"))
+        table.turn_started = time.time()  # a turn under way when the server stopped starts afresh
         table.events = self.store.events(table_id)
         if len(table.events) != int(data["seq"]):
             raise ValueError("events missing")
@@ -668,6 +686,7 @@ class Tables:
         async with table.lock:
             self._in_position(table, body)
             self._due(table, seat)
+            table.robots.discard(seat)  # the person is back
             try:
                 action = parse_action(text)
             except IllegalActionError as exc:
@@ -698,6 +717,74 @@ class Tables:
             state = GameState.from_json(table.model, table.game.state.to_json())
         return await anyio.to_thread.run_sync(compute_hint, state)
 
+    async def take_back(self, table_id: str, body: Any) -> Table:
+        """A person takes their seat back from the computer that played for them."""
+        table = await self.get(table_id)
+        seat = self.authorize(table, body)
+        async with table.lock:
+            if seat in table.robots:
+                table.robots.discard(seat)
+                table.turn_started = time.time()
+                self._commit(table, force=True)
+        self._kick(table)
+        return table
+
+    async def rematch(self, table_id: str, body: Any) -> tuple[Table, int, str]:
+        """After the game: the same seats at a new table (new dice). The first person to ask sets
+        it up; everybody who asks gets their own seat there, proven by their seat at this table."""
+        table = await self.get(table_id)
+        seat = self.authorize(table, body)
+        if not table.game.state.is_terminal():
+            raise ServeError(409, "a rematch can be asked for when the game is over")
+        async with table.lock:
+            if table.rematch is None:
+                spec = {"model": table.model_name, "options": dict(table.options), "claim": False,
+                        "seats": [{"name": s.name, "kind": s.kind} for s in table.seats],
+                        "pace_ms": int(round(table.pace * 1000)), "private": table.private, "hints": table.hints,
+                        "turn_seconds": int(table.turn_timer)}
+                new, _, _ = await self.create(spec)
+                table.rematch = new.id
+                table._snap = None
+                self._commit(table, force=True)
+        new = await self.get(table.rematch)
+        async with new.lock:
+            info = new.seats[seat]
+            if info.token_hash:
+                raise ServeError(409, f"seat {seat + 1} ({info.name}) of the rematch is taken already")
+            token = secrets.token_urlsafe(18)
+            info.token_hash = _hash(token)
+            new._snap = None
+            self._commit(new, force=True)
+        return new, seat, token
+
+    # presence and the live dice selection ---------------------------------------------
+    def here(self, table: Table, seat: int, delta: int) -> None:
+        """A connection of a person's seat opened (+1) or closed (-1); everybody sees who is here."""
+        before = table.present.get(seat, 0) > 0
+        n = table.present.get(seat, 0) + delta
+        if n > 0:
+            table.present[seat] = n
+        else:
+            table.present.pop(seat, None)
+        if (n > 0) != before:
+            table._snap = None
+            self.hub.publish(table.id, {"type": "update", "seq": table.seq, "event": None,
+                                        "state": table.snapshot(), "at": time.time()})
+
+    def seat_of(self, table: Table, msg: dict[str, Any]) -> int:
+        """The seat a live connection speaks for ({"type": "seat", "seat": n, "token": …})."""
+        return self.authorize(table, msg)
+
+    def select(self, table: Table, seat: int, dice: Any) -> None:
+        """The player to move shows which dice they are choosing; everybody sees it at once."""
+        st = table.game.state
+        if st.current_player() != seat or st.step() is None or st.step().kind != "keep":
+            return
+        if not isinstance(dice, list) or len(dice) > len(st.dice) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(st.dice) for i in dice):
+            raise ServeError(400, "'dice' must list the positions of dice on the table")
+        self.hub.publish(table.id, {"type": "select", "seat": seat, "seq": table.seq, "dice": sorted(set(dice))})
+
     # the engine ------------------------------------------------------------------------
     def _apply(self, table: Table, action: Action) -> None:
         g = table.game
@@ -723,6 +810,10 @@ class Tables:
         table.events.extend(pending)
         table._snap = None
         table.updated = time.time()
+        st = table.game.state
+        key = (st.current_player(), st.player, st.round()[0]) if not st.is_terminal() else ()
+        if key != table.turn_key and (not key or key[0] != CHANCE):
+            table.turn_key, table.turn_started = key, time.time()
         snap = table.snapshot()
         now = time.time()  # "at": when it went out, for clients that measure how long delivery takes
         if not pending:
@@ -736,12 +827,22 @@ class Tables:
     def _drives(self, table: Table) -> bool:
         """The server has something to do at this table without anybody asking."""
         p = table.game.state.current_player()
-        return p == CHANCE or p in table.game.bots or (table.turn_timer > 0 and p >= 0)
+        return p == CHANCE or p in table.game.bots or p in table.robots or (table.turn_timer > 0 and p >= 0)
+
+    def _bot_for(self, table: Table, p: int):
+        """Who plays seat p for the server: its computer player, or one standing in for a person."""
+        bot = table.game.bots.get(p)
+        if bot is None and p in table.robots:
+            bot = self._stand_in
+        return bot
 
     def _kick(self, table: Table) -> None:
         """Make sure the computer players and the dice move on, paced for the people watching."""
         if self._stopping or table.broken:
             return
+        if table.driver is not None and not table.driver.done() and table.timer_sleep:
+            table.driver.cancel()  # it only waits for a turn timer: look again now
+            table.driver = None
         if table.driver is None or table.driver.done():
             table.driver = asyncio.get_running_loop().create_task(self._drive(table))
 
@@ -752,19 +853,35 @@ class Tables:
                 async with table.lock:
                     st = g.state
                     p = st.current_player()
-                    if p == TERMINAL or p not in g.bots and p != CHANCE:
+                    if p == TERMINAL:
                         return
                     if p == CHANCE:
                         self._roll_pending(table)
                         self._commit(table)
                         continue
+                    wait = None
+                    if self._bot_for(table, p) is None:
+                        if table.turn_timer <= 0:
+                            return
+                        wait = table.turn_started + table.turn_timer - time.time()
+                        if wait <= 0:  # the person's time is up: the computer plays for them
+                            table.robots.add(p)
+                            self._commit(table, force=True)
+                            continue
+                if wait is not None:
+                    table.timer_sleep = True
+                    try:
+                        await asyncio.sleep(wait)
+                    finally:
+                        table.timer_sleep = False
+                    continue
                 await asyncio.sleep(table.pace)  # a pause before each computer decision (also yields)
                 async with table.lock:
                     st = g.state
                     p = st.current_player()
-                    if p < 0 or p not in g.bots:
+                    bot = self._bot_for(table, p) if p >= 0 else None
+                    if bot is None:
                         continue
-                    bot = g.bots[p]
                     if table.seats[p].kind == "optimal":
                         action = await anyio.to_thread.run_sync(bot.choose, st)
                     else:

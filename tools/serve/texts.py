@@ -60,6 +60,8 @@ def client_texts(lang: str) -> dict[str, object]:
         "hint_do": _("Do it"),
         "kept": _("kept"),
         "die": _("Die showing {face}"),
+        "die_n": _("Die {n}, showing {face}"),
+        "write_label": n_("{box}: write {points} point", "{box}: write {points} points"),
         "copy": _("Copy"),
         "copied": _("Copied"),
         # events
@@ -83,6 +85,16 @@ def client_texts(lang: str) -> dict[str, object]:
         "tie": _("A tie at {total} points!"),
         "rank_line": n_("{rank}. {player}: {total} point", "{rank}. {player}: {total} points"),
         "play_again": _("Play again"),
+        "rematch": _("Rematch"),
+        "rematch_ready": _("A rematch is ready: the same seats at a new table."),
+        # people coming and going
+        "present": _("here"),
+        "away": _("away"),
+        "robot": _("the computer plays for now"),
+        "robot_plays": _("Your time ran out, so the computer is playing for {player}."),
+        "take_back": _("Take my seat back"),
+        "time_left": _("{seconds} s left for this turn"),
+        "stand_in": _("{player} plays greedily until the optimal player has studied this game."),
         # the connection
         "offline": _("Connection lost; reconnecting…"),
         "error": _("Refused: {message}"),

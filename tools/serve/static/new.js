@@ -43,7 +43,10 @@
       options[id] = input.dataset.type === "bool" ? input.checked : input.value;
     });
     const body = {model: form.dataset.model, seats, options,
-                  pace_ms: Number(form.querySelector("[name=pace_ms]").value)};
+                  pace_ms: Number(form.querySelector("[name=pace_ms]").value),
+                  private: form.querySelector("[name=private]").checked,
+                  hints: form.querySelector("[name=hints]").checked,
+                  turn_seconds: Number(form.querySelector("[name=turn_seconds]").value)};
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     status.textContent = form.querySelector(".status-texts").dataset.preparing;

@@ -22,6 +22,11 @@
   let rolled = false;           // the last update rolled dice (animate them)
   let busy = false;
   let hint = null;
+  let display = [];             // the dice in the places they are shown (they keep their places)
+  let lastHeld = [];            // places of the dice kept in the last roll
+  let theirPick = {seq: -1, dice: []};  // the dice the player to move is choosing (live)
+  let ws = null;
+  let clockOffset = 0;          // server time − this browser's time, in seconds
 
   const names = () => state.players.map((p) => p.name);
   const one = (pair, n) => (n === 1 ? pair[0] : pair[1]);
@@ -61,8 +66,39 @@
                          "data-seq": ev.seq, value: ev.seq, text: eventText(ev)});
     log.prepend(li);
     while (log.children.length > 80) log.lastElementChild.remove();
-    if (ev.type === "roll") { wasKept = ev.kept || []; rolled = true; }
+    if (ev.type === "roll") { wasKept = ev.kept || []; rolled = true; arrange(ev); }
     if (ev.type === "write" || ev.type === "stop") wasKept = [];
+  }
+
+  // the dice keep their places: kept dice stay where they were, the new ones fill the gaps
+  function sameDice(a, b) {
+    return a.length === b.length && [...a].sort((x, y) => x - y).join() === [...b].sort((x, y) => x - y).join();
+  }
+  function arrange(ev) {
+    const kept = ev.kept || [];
+    lastHeld = [];
+    if (!kept.length || display.length !== ev.dice.length) { display = ev.dice.slice(); return; }
+    // which places were kept: the mover's own choice, else the live one, else the first with those faces
+    let held = String(ev.player) in mine ? [...selected] : (theirPick.dice || []);
+    const fits = (places) => {
+      const pool = [...kept];
+      return places.length === kept.length && places.every((i) => {
+        const j = pool.indexOf(display[i]); if (j < 0) return false; pool.splice(j, 1); return true; });
+    };
+    if (!fits(held)) {
+      const pool = [...kept];
+      held = [];
+      display.forEach((f, i) => { const j = pool.indexOf(f); if (j >= 0) { pool.splice(j, 1); held.push(i); } });
+    }
+    const fresh = [...(ev.faces || [])];
+    const next = display.map((f, i) => (held.includes(i) ? f : fresh.shift()));
+    if (fresh.length || next.includes(undefined) || !sameDice(next, ev.dice)) { display = ev.dice.slice(); return; }
+    display = next;
+    lastHeld = held;
+  }
+  function shown() {
+    if (!sameDice(display, state.dice)) { display = state.dice.slice(); lastHeld = []; }
+    return display;
   }
 
   // drawing ------------------------------------------------------------------------
@@ -94,8 +130,9 @@
   function die(face, i, opts) {
     const b = el("button", {type: "button", class: "die" + (opts.held ? " held" : "") + (opts.wasKept ? " was-kept" : "")
                               + (opts.rolling ? " rolling" : ""),
-                            "data-face": face, "data-index": i, "aria-pressed": opts.held ? "true" : "false",
-                            "aria-label": fmt(T.die, {face}), disabled: !opts.active});
+                            "data-face": face, "data-index": i, "data-focus": "die-" + i,
+                            "aria-pressed": opts.held ? "true" : "false",
+                            "aria-label": fmt(T.die_n, {n: i + 1, face}), disabled: !opts.active});
     b.append(dieFace(face));
     if (opts.held) b.append(el("span", {class: "held-label", text: T.kept}));
     return b;
@@ -106,12 +143,12 @@
     box.replaceChildren();
     const choosing = me !== null && state.step && state.step.kind === "keep";
     const active = choosing && !busy;  // no clicks while a move is on its way
-    // mark, left to right, the dice whose faces were kept before the last roll
-    const pool = [...wasKept];
-    const kept = state.dice.map((f) => { const j = pool.indexOf(f); if (j >= 0) { pool.splice(j, 1); return true; } return false; });
-    state.dice.forEach((face, i) => {
-      box.append(die(face, i, {held: choosing && selected.has(i), wasKept: kept[i] && !choosing, active,
-                               rolling: rolled && !kept[i]}));
+    const faces = shown();
+    const kept = faces.map((f, i) => lastHeld.includes(i) && wasKept.length > 0);
+    const live = theirPick.seq === state.seq && !choosing ? theirPick.dice : [];
+    faces.forEach((face, i) => {
+      box.append(die(face, i, {held: (choosing && selected.has(i)) || live.includes(i),
+                               wasKept: kept[i] && !choosing && !live.length, active, rolling: rolled && !kept[i]}));
     });
     if (!state.dice.length) {
       for (let i = 0; i < M.n_dice; i++) box.append(el("span", {class: "die blank", "aria-hidden": "true"}));
@@ -134,6 +171,9 @@
                     el("span", {class: "pname", text: p.name}));
       if (p.kind !== "human") th.append(el("span", {class: "pkind", text: boot.kinds[p.kind] || p.kind}));
       else if (p.open) th.append(el("span", {class: "pkind open", text: T.open_seat}));
+      else if (p.robot) th.append(el("span", {class: "pkind robot", text: T.robot}));
+      else th.append(el("span", {class: "pkind presence " + (p.present ? "here" : "away"),
+                                 text: p.present ? T.present : T.away}));
       head.append(th);
     });
     table.append(el("thead", {}, head));
@@ -171,7 +211,9 @@
             const label = c.bonus ? `${c.points}+${c.bonus}` : String(c.points);
             if (canPick && i === me) {
               td.append(el("button", {type: "button", class: "write" + (c.points + c.bonus ? "" : " zero"), disabled: busy,
-                                      "data-box": b.id, title: fmt(T.would_score, {points: c.points + c.bonus}),
+                                      "data-box": b.id, "data-focus": "write-" + b.id,
+                                      "aria-label": fmt(one(T.write_label, c.points + c.bonus), {box: b.name, points: c.points + c.bonus}),
+                                      title: fmt(T.would_score, {points: c.points + c.bonus}),
                                       onclick: () => write(b.id)}, label));
             } else {
               td.append(el("span", {class: "would", title: fmt(T.would_score, {points: c.points + c.bonus}), text: label}));
@@ -233,6 +275,7 @@
     }
     $("hint-button").textContent = T.hint;
     $("hint-button").disabled = busy;
+    $("hint-button").hidden = !state.hints;
   }
 
   function drawRanking() {
@@ -250,6 +293,10 @@
     $("winner").textContent = first.length > 1 ? fmt(T.tie, {total: first[0].total})
       : fmt(T.winner, {player: first[0].name, total: first[0].total});
     $("play-again").textContent = T.play_again;
+    $("rematch").textContent = T.rematch;
+    $("rematch").hidden = !mineSeats().length && !state.rematch;
+    $("rematch-note").hidden = !state.rematch;
+    $("rematch-note").textContent = state.rematch ? T.rematch_ready : "";
   }
 
   function drawMe() {
@@ -266,6 +313,27 @@
     }
   }
 
+  // keyboard focus stays where it was across redraws (or moves to the next sensible control)
+  let focusKey = null;
+  function keepFocus(key) { focusKey = key; }
+  function restoreFocus() {
+    const key = focusKey;
+    if (!key) return;
+    const target = document.querySelector(`[data-focus="${key}"]`);
+    if (target && !target.disabled && !target.hidden && target.offsetParent !== null) { target.focus(); return; }
+    if (busy) return;  // the control comes back when the answer is in
+    const next = [$("roll"), document.querySelector("#dice .die:not([disabled])"),
+                  document.querySelector("#sheet button.write")]
+      .find((b) => b && !b.disabled && !b.hidden && b.offsetParent !== null);
+    focusKey = null;
+    if (next) next.focus();
+    else $("turn").focus();
+  }
+  document.addEventListener("focusin", (e) => {
+    const k = e.target.closest("[data-focus]");
+    focusKey = k ? k.dataset.focus : null;
+  });
+
   function draw() {
     const me = mySeat();
     if (me === null) selected.clear();
@@ -276,8 +344,52 @@
     drawRanking();
     drawMe();
     document.body.classList.toggle("my-turn", me !== null);
+    document.body.classList.toggle("busy", busy);
     document.title = (me !== null ? "● " : "") + M.name + " · rulebook";  // a sign in a background tab
+    drawSeatNotes();
+    drawTimer();
+    restoreFocus();
   }
+
+  // people coming and going ------------------------------------------------------------
+  function mineSeats() { return Object.keys(mine).map(Number).filter((s) => s < state.players.length); }
+  function drawSeatNotes() {
+    const robot = mineSeats().filter((s) => state.players[s].robot);
+    $("robot").hidden = boot.watch || !robot.length;
+    if (robot.length) {
+      $("robot-text").textContent = fmt(T.robot_plays, {player: state.players[robot[0]].name});
+      $("take-back").textContent = T.take_back;
+    }
+    const standIn = (state.stand_in || []).map((i) => state.players[i].name);
+    $("stand-in").hidden = !standIn.length;
+    $("stand-in").textContent = standIn.length ? fmt(T.stand_in, {player: standIn.join(", ")}) : "";
+  }
+  function drawTimer() {
+    const t = $("timer");
+    if (!state.turn_ends || state.terminal) { t.hidden = true; return; }
+    const left = Math.max(0, Math.ceil(state.turn_ends - (Date.now() / 1000 + clockOffset)));
+    t.hidden = false;
+    t.textContent = fmt(T.time_left, {seconds: left});
+    t.classList.toggle("bad", left <= 10);
+  }
+  setInterval(drawTimer, 1000);
+  $("take-back").addEventListener("click", async () => {
+    const s = mineSeats().find((i) => state.players[i].robot);
+    if (s === undefined) return;
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/back`, {seat: s, token: mine[String(s)]});
+      setState(res.state);
+    } catch (err) { refuse(err.message); }
+  });
+  $("rematch").addEventListener("click", async () => {
+    const s = mineSeats()[0];
+    if (s === undefined) { if (state.rematch) location.href = `/t/${state.rematch}/watch?lang=${boot.lang}`; return; }
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/rematch`, {seat: s, token: mine[String(s)]});
+      Rulebook.remember(res.table, res.seat, res.token);
+      location.href = `/t/${res.table}?lang=${boot.lang}`;
+    } catch (err) { refuse(err.message); }
+  });
 
   function setState(next) {
     if (next.seq < state.seq) return;
@@ -287,9 +399,10 @@
     // after a roll of my own, the dice I kept stay selected (the dice are shown sorted)
     if (me !== null && state.step && state.step.kind === "keep" && (before.seq !== state.seq)) {
       selected.clear();
-      const pool = [...wasKept];
-      state.dice.forEach((f, i) => { const j = pool.indexOf(f); if (j >= 0) { pool.splice(j, 1); selected.add(i); } });
+      shown();
+      if (wasKept.length) lastHeld.forEach((i) => selected.add(i));
     }
+    if (before.seq !== state.seq) theirPick = {seq: -1, dice: []};
     if (before.player !== state.player || before.seq !== state.seq) { hint = null; $("hint").hidden = true; }
     draw();
   }
@@ -327,7 +440,13 @@
     }
   }
   function keptFaces() {
-    return [...selected].sort((a, b) => a - b).map((i) => state.dice[i]).sort((a, b) => a - b);
+    const faces = shown();
+    return [...selected].sort((a, b) => a - b).map((i) => faces[i]).sort((a, b) => a - b);
+  }
+  function toggle(i) {
+    if (selected.has(i)) selected.delete(i); else selected.add(i);
+    drawDice(mySeat());
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify({type: "select", dice: [...selected]}));
   }
   async function roll() {
     const faces = keptFaces();
@@ -343,9 +462,8 @@
   $("dice").addEventListener("click", (e) => {
     const d = e.target.closest(".die");
     if (!d || d.disabled) return;
-    const i = Number(d.dataset.index);
-    if (selected.has(i)) selected.delete(i); else selected.add(i);
-    drawDice(mySeat());
+    toggle(Number(d.dataset.index));
+    keepFocus("die-" + d.dataset.index);
   });
   $("roll").addEventListener("click", roll);
   $("hint-button").addEventListener("click", async () => {
@@ -383,13 +501,18 @@
     if (e.target.closest("input, textarea, select")) return;
     const me = mySeat();
     if (me === null || !state.step) return;
-    if (state.step.kind === "keep" && /^[1-9]$/.test(e.key) && Number(e.key) <= state.dice.length) {
-      const i = Number(e.key) - 1;
-      if (selected.has(i)) selected.delete(i); else selected.add(i);
-      drawDice(me);
-    } else if (state.step.kind === "keep" && e.key === "r" && !busy) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (state.step.kind === "keep" && /^[1-9]$/.test(e.key) && Number(e.key) <= state.dice.length && !busy) {
+      toggle(Number(e.key) - 1);
+    } else if (state.step.kind === "keep" && e.key.toLowerCase() === "r" && !busy) {
       e.preventDefault();
       roll();
+    } else if (e.key.toLowerCase() === "h" && state.hints && !busy) {
+      e.preventDefault();
+      $("hint-button").click();
+    } else if (e.key.toLowerCase() === "w" && !busy) {  // to the score sheet's first box to write in
+      const b = document.querySelector("#sheet button.write");
+      if (b) { e.preventDefault(); b.focus(); }
     }
   });
 
@@ -397,11 +520,21 @@
   let delay = 500;
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}`);
-    ws.onopen = () => { delay = 500; $("conn").hidden = true; };
+    ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}`);
+    ws.onopen = () => {
+      delay = 500;
+      $("conn").hidden = true;
+      const s = boot.watch ? undefined : mineSeats()[0];
+      if (s !== undefined) ws.send(JSON.stringify({type: "seat", seat: s, token: mine[String(s)]}));  // I am here
+    };
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
+      if (msg.at) clockOffset = msg.at - Date.now() / 1000;
       if (msg.type === "error") { refuse(msg.error); return; }
+      if (msg.type === "select") {
+        if (msg.seq === state.seq && mySeat() === null) { theirPick = {seq: msg.seq, dice: msg.dice}; drawDice(null); }
+        return;
+      }
       if (msg.type === "hello") {
         for (const ev of msg.events) if (ev.seq > lastSeq) { addEvent(ev); lastSeq = ev.seq; }
         setState(msg.state);
