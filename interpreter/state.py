@@ -609,9 +609,11 @@ class GameState:
 
     # JSON -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        """A snapshot of the position: nothing in it changes as the game goes on."""
         return {
-            "players": self.players, "player": self.player, "dice": list(self.dice), "kept": list(self.kept),
-            "roll_number": self.roll_number, "sheets": self.sheets, "awards": self.awards,
+            "players": list(self.players), "player": self.player, "dice": list(self.dice), "kept": list(self.kept),
+            "roll_number": self.roll_number, "sheets": [dict(s) for s in self.sheets],
+            "awards": [dict(a) for a in self.awards],
             "ended_by": self.ended_by,
             "stack": [[f.step.id, f.index, f.iteration] for f in self.stack],
         }

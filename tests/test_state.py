@@ -359,3 +359,17 @@ def test_the_round_counts_the_passes_around_the_turns(yahtzee):
         state.apply(Stop())
         state.apply(Write(next(b for b in yahtzee.boxes if b not in state.sheets[state.player])))
     assert state.round() == (2, 13) and state.player == 0
+
+
+def test_a_saved_position_does_not_change_as_the_game_goes_on(yahtzee):
+    rng = random.Random(4)
+    state = GameState(yahtzee, ["Ann", "Bob"])
+    for _ in range(40):
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    saved = state.to_json()
+    frozen = json.loads(json.dumps(saved))
+    assert any(saved["sheets"])  # some boxes are filled already
+    while not state.is_terminal():
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    assert saved == frozen
+    assert len(state.sheets[0]) == len(yahtzee.boxes) and len(saved["sheets"][0]) < len(yahtzee.boxes)
