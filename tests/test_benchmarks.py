@@ -1,5 +1,5 @@
-"""The benchmark's two sides play the same game: the engine, rolled die by die like the hand-written
-Yahtzee and given its order of keeps, reaches the very same final score from every seed."""
+"""The engine benchmark's two sides play the same games: the engine and the independent hand-written
+Yahtzee, with the same RNG discipline, reach the very same final score from every seed."""
 from __future__ import annotations
 
 import random
@@ -10,8 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import baseline_yahtzee  # noqa: E402
-from benchmarks.bench_engine import ENGINE_KEEP_ORDER, engine_game, roll_each_die  # noqa: E402
+from benchmarks import baseline_yahtzee, machine  # noqa: E402
+from benchmarks.bench_engine import engine_game, roll_each_die  # noqa: E402
 from rulebook.interpreter import load_model  # noqa: E402
 
 
@@ -27,15 +27,44 @@ def test_engine_and_hand_written_yahtzee_play_the_same_games(monkeypatch):
     monkeypatch.setattr(baseline_yahtzee, "legal_boxes", counting)
     model = load_model("yahtzee")
     seeds = range(2000)
-    engine = [engine_game(model, random.Random(seed), roll_each_die) for seed in seeds]
-    hand = [baseline_yahtzee.play_game(random.Random(seed), ENGINE_KEEP_ORDER) for seed in seeds]
-    assert engine == hand
+    # one rng.random() per roll on both sides
+    assert [engine_game(model, random.Random(s)) for s in seeds] == [baseline_yahtzee.play_game(random.Random(s)) for s in seeds]
     assert len(jokers) >= 3  # the forced Joker was among them
+    # die by die on both sides
+    few = range(300)
+    assert ([engine_game(model, random.Random(s), roll_each_die) for s in few]
+            == [baseline_yahtzee.play_game(random.Random(s), baseline_yahtzee.roll_each_die) for s in few])
 
 
-def test_the_benchmark_runs_and_prints_the_ratio():
-    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--games", "40", "--rounds", "2"],
+def test_the_baseline_draws_rolls_with_the_engines_distribution():
+    from rulebook.interpreter.state import GameState
+    state = GameState(load_model("yahtzee"), ["p"])
+    for m in range(6):
+        faces, cumulative, total = baseline_yahtzee._OUTCOMES[m]
+        assert total == 6 ** m and cumulative[-1] == total
+    engine = [(r.faces, p) for r, p in state.chance_outcomes()]
+    faces, cumulative, total = baseline_yahtzee._OUTCOMES[5]
+    weights = [c - p for c, p in zip(cumulative, [0] + cumulative[:-1])]
+    assert [(f, w / total) for f, w in zip(faces, weights)] == engine
+
+
+def test_a_loaded_machine_is_never_called_quiet(monkeypatch):
+    monkeypatch.setattr(machine.os, "cpu_count", lambda: 2)
+    assert not machine.is_quiet((1.5, 1.0, 1.0))
+    assert machine.is_quiet((0.1, 1.0, 1.0))
+    assert not machine.is_quiet((float("nan"),) * 3)
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (3.0, 2.0, 1.0))
+    assert "BUSY" in machine.describe() and not machine.describe().endswith(": quiet")
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (0.2, 0.2, 0.2))
+    assert machine.describe().endswith(": quiet")
+    assert "BUSY" in machine.describe(before=(1.9, 1.0, 1.0))  # busy at the start: not quiet
+
+
+def test_the_benchmark_runs_and_prints_the_ratio_and_the_load():
+    proc = subprocess.run([sys.executable, "-m", "benchmarks", "engine", "--games", "40", "--rounds", "2"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "games/s" in proc.stdout and "ratio engine/baseline" in proc.stdout
     assert "plays the baseline's games exactly: yes" in proc.stdout
+    assert "rolled die by die on both sides" in proc.stdout and "(same games: yes)" in proc.stdout
+    assert "load average" in proc.stdout
