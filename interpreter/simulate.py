@@ -1,4 +1,12 @@
-"""Many games between computer players, with statistics: means, spreads, zeros, bonus rates."""
+"""Many games between computer players, with statistics: means, spreads, zeros, bonus rates.
+
+Two engines play them. The per-game engine (`play_one`, through `GameState`) is the reference:
+game i draws its dice die by die and its bots' choices from `random.Random(seed + i)`. Where every
+seat is a greedy or optimal bot and the model allows it (`bulk.unsupported`), `run_games` plays
+them in bulk instead (`bulk.py`: all games in lockstep with numpy, dice from
+`numpy.random.default_rng([seed, block])`): the same bots and the same statistics, other dice.
+Both are reproducible from the seed and independent of `jobs`; tests check they agree.
+"""
 from __future__ import annotations
 
 import random
@@ -53,9 +61,27 @@ def _worker(args):
     return [play_one(model, seats, seed, bots) for seed in seeds]
 
 
+ENGINES = ("auto", "bulk", "game")
+
+
 def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int = 1,
-              progress: Callable[[int, int], None] | None = None) -> list[Result]:
-    """Game i uses seed + i, so the results do not depend on the number of jobs."""
+              progress: Callable[[int, int], None] | None = None, engine: str = "auto") -> list[Result]:
+    """The games' results; they do not depend on the number of jobs.
+
+    engine: "game" plays each game through the per-game engine (game i from seed + i); "bulk" all
+    at once (`bulk.py`; UsageError if the seats or the model do not allow it); "auto" bulk where
+    it can, else game by game.
+    """
+    if engine != "game":
+        from . import bulk
+        kinds = [s.kind for s in seats]
+        why = bulk.unsupported(model, kinds)
+        if why is None:
+            blocks = bulk.run_games(model, kinds, games, seed, jobs, progress)
+            return bulk.results(model, blocks, [s.name for s in seats])
+        if engine == "bulk":
+            from .errors import UsageError
+            raise UsageError(f"these games cannot be played in bulk: {why}", "use --engine game")
     seeds = [seed + i for i in range(games)]
     if jobs <= 1:
         bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]

@@ -25,6 +25,9 @@ def add_arguments(p) -> None:
     p.add_argument("--players", default="cpu:greedy", help='computer players, e.g. "a:optimal,b:greedy"')
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--engine", choices=("auto", "bulk", "game"), default="auto",
+                   help="bulk: all games at once with numpy (greedy and optimal bots); game: one by one "
+                        "through the per-game engine; auto (default): bulk where it can")
     p.add_argument("--plot", type=Path, default=None, help="write a histogram of final scores (.svg)")
     p.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     p.add_argument("--lang", default=None)
@@ -58,7 +61,7 @@ def run(args) -> int:
         with progress_bar("solving") as update:
             solved(model, update)
     with progress_bar(f"{args.games} games") as update:
-        results = run_games(model, seats, args.games, args.seed, args.jobs, update)
+        results = run_games(model, seats, args.games, args.seed, args.jobs, update, args.engine)
     summary = summarize(model, seats, results)
     if args.plot:
         from ..documents.histogram import histogram_svg

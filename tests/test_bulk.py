@@ -1,0 +1,126 @@
+"""Bulk play (interpreter/bulk.py) against the per-game engine, its reference.
+
+Decisions: at every position of games played through `GameState` by the greedy and optimal bots,
+the bulk plans choose the very same keep or box, write the same points and reach the same next
+state. Statistics: over many games, the bulk engine's mean and spread agree with the per-game
+engine's within 3 standard errors.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import bulk, load_model
+from rulebook.interpreter.actions import Stop, Write
+from rulebook.interpreter.bots import make_bot
+from rulebook.interpreter.errors import UsageError
+from rulebook.interpreter.game import Seat
+from rulebook.interpreter.simulate import run_games, summarize
+from rulebook.interpreter.state import CHANCE, GameState
+
+
+@pytest.fixture(autouse=True)
+def solver_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "solver-cache-sim"))
+
+
+@pytest.mark.parametrize("name,kind", [("yacht", "optimal"), ("yahtzee", "greedy"), ("yatzy", "greedy")])
+def test_bulk_plans_make_the_per_game_bots_decisions_exactly(name, kind):
+    model = load_model(name)
+    plans = bulk.plans_for(model, kind)
+    space, tt = plans.space, plans.space.tt
+    bot = make_bot(kind, model, random.Random(0))
+    decisions = keeps = 0
+    for g in range(6):
+        rng = random.Random(g)
+        state = GameState(model, ["cpu"])
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            action = bot.choose(state)
+            slot = plans.slots(space.index(*space.encode(state.sheets[0])))
+            roll = tt.roll_index[state.dice]
+            if isinstance(action, Write):
+                assert space.boxes[plans.box[slot[0], roll]] == action.box
+                state.apply(action)
+                assert state.sheets[0][action.box] == plans.points[slot[0], roll]
+                assert space.index(*space.encode(state.sheets[0]))[0] == plans.next[slot[0], roll]
+            else:
+                chosen = tt.keeps[plans.keeps(slot, state.rolls_left(), np.array([roll]))[0]]
+                assert chosen == (state.dice if isinstance(action, Stop) else action.dice)
+                keeps += 1
+                state.apply(action)
+            decisions += 1
+    assert decisions > 6 * len(model.boxes) and keeps > 0
+
+
+def _agree(a: list[int], b: list[int]) -> None:
+    """Same mean and same spread within 3 standard errors."""
+    ma, mb = statistics.fmean(a), statistics.fmean(b)
+    sa, sb = statistics.stdev(a), statistics.stdev(b)
+    se_mean = (sa**2 / len(a) + sb**2 / len(b)) ** 0.5
+    assert abs(ma - mb) < 3 * se_mean, (ma, mb, se_mean)
+    se_sd = (sa**2 / (2 * len(a)) + sb**2 / (2 * len(b))) ** 0.5
+    assert abs(sa - sb) < 3 * se_sd, (sa, sb, se_sd)
+
+
+@pytest.mark.parametrize("name,kind,per_game", [("yacht", "greedy", 300), ("yacht", "optimal", 300)])
+def test_bulk_and_per_game_engines_agree_in_mean_and_spread(name, kind, per_game):
+    model = load_model(name)
+    seats = [Seat("a", kind)]
+    reference = run_games(model, seats, per_game, seed=7, engine="game")
+    fast = run_games(model, seats, 4000, seed=7, engine="bulk")
+    _agree([r.totals[0] for r in reference], [r.totals[0] for r in fast])
+    # the bonuses and sheets are the scorer's: totals add up
+    for r in fast[:50]:
+        assert r.totals[0] == sum(r.sheets[0].values()) + sum(r.bonuses[0].values())
+
+
+def test_bulk_results_are_reproducible_and_do_not_depend_on_jobs(monkeypatch):
+    monkeypatch.setattr(bulk, "BLOCK", 50)
+    model = load_model("yacht")
+    seats = [Seat("g", "greedy"), Seat("o", "optimal")]
+    one = run_games(model, seats, 130, seed=3, jobs=1, engine="bulk")
+    again = run_games(model, seats, 130, seed=3, jobs=1, engine="bulk")
+    two = run_games(model, seats, 130, seed=3, jobs=2, engine="bulk")
+    other = run_games(model, seats, 130, seed=4, jobs=1, engine="bulk")
+    assert [r.totals for r in one] == [r.totals for r in again] == [r.totals for r in two]
+    assert [r.totals for r in one] != [r.totals for r in other]
+    assert len(one) == 130 and all(len(r.sheets[0]) == len(model.boxes) for r in one)
+    for r in one:  # ranks: 1 for the higher total, shared when equal
+        a, b = r.totals
+        assert r.ranks == ([1, 1] if a == b else [1, 2] if a > b else [2, 1])
+    g, o = summarize(model, seats, one)
+    assert o.mean > g.mean
+
+
+def test_the_plan_cache_keeps_to_its_memory_bound():
+    model = load_model("yacht")
+    plans = bulk.Plans(bulk.plans_for(model, "greedy").space, np.zeros(1 << 22), max_bytes=1)
+    assert plans.capacity == bulk.PLAN_CHUNK
+    games = bulk.play_seat(plans, bulk.Dice(plans.space.tt), 600, np.random.default_rng(1))
+    assert len(plans.index) <= plans.capacity and len(plans.box) <= plans.capacity
+    assert games.points.shape == (600, len(model.boxes)) and (games.points >= 0).all()
+
+
+def test_what_bulk_play_does_not_support_falls_back_or_is_refused():
+    assert bulk.unsupported(load_model("yahtzee"), ["greedy", "random"]) is not None
+    assert "end_if" in bulk.unsupported(load_model("generala"), ["greedy"])
+    model = load_model("yacht")
+    seats = [Seat("g", "greedy"), Seat("r", "random")]
+    auto = run_games(model, seats, 5, seed=1)
+    assert [r.totals for r in auto] == [r.totals for r in run_games(model, seats, 5, seed=1, engine="game")]
+    with pytest.raises(UsageError, match="cannot be played in bulk"):
+        run_games(model, seats, 5, seed=1, engine="bulk")
+
+
+def test_simulate_cli_engine_flag(cli):
+    code, out, err = cli("simulate", "yacht", "--games", "300", "--players", "a:greedy", "--engine", "bulk", "--json")
+    assert code == 0, err
+    assert '"games": 300' in out
+    code, _, err = cli("simulate", "yacht", "--games", "3", "--players", "a:random", "--engine", "bulk")
+    assert code == 2 and "cannot be played in bulk" in err
