@@ -1,24 +1,28 @@
-"""`python -m benchmarks [engine|solver|pages|all] [ARGS…]`: run the speed and memory benchmarks.
+"""`python -m benchmarks [engine|simulate|startup|solver|pages|all] [ARGS…]`: the speed and memory benchmarks.
 
-With no name, all three run one after the other with their defaults. Each prints its figures with
+With no name, all run one after the other with their defaults. Each prints its figures with
 their ratio to the target (or to the baseline measured in the same run).
 """
 import sys
 
-from . import bench_engine, bench_pages, bench_solver
+import importlib
 
-BENCHES = {"engine": bench_engine.main, "solver": bench_solver.main, "pages": bench_pages.main}
+BENCHES = {name: f"bench_{name}" for name in ("engine", "simulate", "startup", "solver", "pages")}
+
+
+def _run(name: str, argv: list[str]) -> int:
+    return importlib.import_module(f".{BENCHES[name]}", __package__).main(argv) or 0
 
 
 def main(argv: list[str]) -> int:
     if argv and argv[0] in BENCHES:
-        return BENCHES[argv[0]](argv[1:])
+        return _run(argv[0], argv[1:])
     if argv and argv[0] != "all":
-        return bench_engine.main(argv)  # engine options given directly, as before
+        return _run("engine", argv)  # engine options given directly, as before
     status = 0
-    for name, run in BENCHES.items():
+    for name in BENCHES:
         print(f"== {name}", flush=True)
-        status |= run([]) or 0
+        status |= _run(name, [])
     return status
 
 

@@ -4,8 +4,12 @@ A library with no user interface; `rulebook.tools` is the command line on top of
 """
 from .errors import RulebookError
 
+__all__ = ["RulebookError", "load_model", "bundled_models"]
 
-__all__ = ["RulebookError"]
-from .loader import bundled_models, load_model  # noqa: E402
 
-__all__ += ["load_model", "bundled_models"]
+def __getattr__(name: str):
+    """`load_model` and `bundled_models`, imported on first use (so `rulebook --help` stays fast)."""
+    if name in ("load_model", "bundled_models"):
+        from . import loader
+        return getattr(loader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,8 @@ import random
 from .abstraction import NotSolvable
 from .errors import Message, UsageError
 from .players import PlannerBot, RandomBot, immediate_table
-from .solver import OptimalBot, greedy_table
+from .solver import OptimalBot, greedy_space, greedy_table
+from .writetable import encode
 from .state import GameState
 
 __all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "make_bot"]
@@ -20,10 +21,28 @@ class GreedyBot(PlannerBot):
     """Maximizes this turn's points and bonus; the future sheet does not count."""
 
     def write_table(self, state: GameState, roll_number: int | None = None):
-        try:
-            return greedy_table(state, roll_number)
-        except NotSolvable:
+        if self._space(state) is None:
             return immediate_table(state, roll_number)
+        return greedy_table(state, roll_number)
+
+    def plan_key(self, state: GameState):
+        """The solver's encoding of the sheet where the model has one (plans shared), else the sheet."""
+        space = self._space(state)
+        if space is None:
+            return super().plan_key(state)
+        mask, fvals = encode(space, state.sheets[state.player])
+        return mask, tuple(fvals)
+
+    def _space(self, state: GameState):
+        """The model's solver Space (None if the solver cannot read the model), once per model."""
+        spaces = self.__dict__.setdefault("_spaces", {})
+        model = state.model
+        if id(model) not in spaces:
+            try:
+                spaces[id(model)] = (model, greedy_space(model))
+            except NotSolvable:
+                spaces[id(model)] = (model, None)
+        return spaces[id(model)][1]
 
 
 BOTS = {"random", "greedy", "optimal"}

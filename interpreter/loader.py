@@ -13,8 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
@@ -69,11 +67,15 @@ def schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-def load_model(name_or_path: str | Path, options: dict[str, str] | None = None) -> Model:
-    """Load, validate and compile a model with the given option values (strings are parsed)."""
+def load_model(name_or_path: str | Path, options: dict[str, str] | None = None, validate: bool | None = None) -> Model:
+    """Load, validate and compile a model with the given option values (strings are parsed).
+
+    validate: True checks the schema always (`rulebook check`); None (the default) only for a text
+    not yet seen to pass it (see `load_source`).
+    """
     path = resolve(str(name_or_path))
     source = read_untrusted(path, "model", ModelError)  # a regular file within the budget, or refused unread
-    return load_source(source, _display(path), options)
+    return load_source(source, _display(path), options, validate)
 
 
 def _display(path: Path) -> str:
@@ -83,15 +85,50 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def load_source(source: str, file: str, options: dict[str, str] | None = None) -> Model:
-    """Load a model from YAML text; `file` names it in error messages."""
+def load_source(source: str, file: str, options: dict[str, str] | None = None, validate: bool | None = None) -> Model:
+    """Load a model from YAML text; `file` names it in error messages.
+
+    The schema check (jsonschema: slow to import and to run) is skipped for a text that passed it
+    before: its hash, with the schema's, is noted in the user's cache directory (`_valid_marker`).
+    Every other check runs every time. `validate=True` checks the schema always.
+    """
     data = load_yaml(source, file)
     if not isinstance(data, Node):
         raise ModelError("a model must be a mapping of keys to values", getattr(data, "pos", Pos(file, 1, 1)))
-    errors = _schema_errors(data, file)
-    if errors:
-        raise ErrorList(errors)
+    marker = _valid_marker(source)
+    if validate or marker is None or not marker.exists():
+        errors = _schema_errors(data, file)
+        if errors:
+            raise ErrorList(errors)
+        model = _Builder(data, file, source, options or {}).build()
+        if marker is not None:
+            try:
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.touch()
+            except OSError:
+                pass  # no note, no harm: the schema is checked again next time
+        return model
     return _Builder(data, file, source, options or {}).build()
+
+
+def _valid_marker(source: str) -> Path | None:
+    """The file whose presence says this text passed this schema ($RULEBOOK_CACHE or the user's
+    cache directory; None if there is none)."""
+    import os
+    folder = os.environ.get("RULEBOOK_CACHE")
+    if not folder:
+        try:
+            from platformdirs import user_cache_dir
+        except ImportError:
+            return None
+        folder = user_cache_dir("rulebook")
+    digest = hashlib.sha256(_schema_bytes() + b"\0" + source.encode("utf-8")).hexdigest()[:32]
+    return Path(folder) / "valid-models" / digest
+
+
+@lru_cache(maxsize=1)
+def _schema_bytes() -> bytes:
+    return SCHEMA_PATH.read_bytes()
 
 
 # schema ---------------------------------------------------------------------
@@ -100,13 +137,18 @@ def _is_integer(checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+@lru_cache(maxsize=1)
+def _validator():
+    """The schema's validator (jsonschema is imported here, on first use: it is slow to import)."""
+    import jsonschema
+    cls = jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+    return cls(schema())
 
 
 def _schema_errors(data: Node, file: str) -> list[RulebookError]:
-    validator = _Validator(schema())
+    validator = _validator()
     found: list[tuple[RulebookError, str, tuple]] = []  # (error, validator, path)
     seen: set[tuple] = set()
     for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -132,8 +174,8 @@ def _missing(error: RulebookError) -> str:
     return match.group(1) if match else ""
 
 
-def _deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
-    """For oneOf/anyOf failures, the most specific underlying error."""
+def _deepest(err):
+    """For oneOf/anyOf failures, the most specific underlying error (a jsonschema.ValidationError)."""
     if err.context:
         return max(err.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
     return err

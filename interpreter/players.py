@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
 from typing import Protocol
 
 import numpy as np
@@ -37,9 +38,13 @@ class PlannerBot:
     counts only this turn's points, the optimal bot adds the value of the sheet that results.
     """
 
+    PLAN_CACHE_BYTES = 64 * 2**20  # the memory bound of the plans kept (least recently used go first)
+
     def __init__(self):
         self._plan_key = None
         self._layers = None
+        self._cache: OrderedDict = OrderedDict()  # plan key -> (boxes, tables by roll number, layers, bytes)
+        self._cache_bytes = 0
 
     # subclasses give the value of writing each box for every possible final roll
     def write_table(self, state: GameState, roll_number: int | None = None) -> tuple[list[str], np.ndarray]:
@@ -51,25 +56,46 @@ class PlannerBot:
         """Whether points depend on which roll of the turn it is (then each roll gets its table)."""
         return _reads_roll_number(state.model)
 
+    def plan_key(self, state: GameState):
+        """What a turn's plan depends on: the player's sheet (subclasses may say less)."""
+        return tuple(sorted(state.sheets[state.player].items()))
+
     def _plan(self, state: GameState):
-        key = (id(state), state.player, tuple(sorted(state.sheets[state.player].items())))
+        key = self.plan_key(state)
         if key != self._plan_key:
-            model = state.model
-            rerolls = max_rerolls(model)
-            last = rerolls + 1
-            numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
-            tables = {rn: self.write_table(state, rn) for rn in numbers}
-            self._boxes = tables[last][0]
-            self._tables = {rn: t for rn, (_, t) in tables.items()}
-            best = {rn: t.max(axis=0)[:, None] for rn, t in self._tables.items()}
-            stop = None
-            if len(best) > 1 and any(s.kind == "keep" and s.can_stop for s in model.flow.walk()):
-                def stop(j):  # writing at once with j rerolls left
-                    return best[last - j]
-            tt = turn_tables(model.n_dice, model.faces)
-            self._layers = tt.layers(best[last], rerolls, stop)
+            entry = self._cache.get(key)
+            if entry is None:
+                entry = self._make_plan(state)
+                self._cache[key] = entry
+                self._cache_bytes += entry[3]
+                while self._cache_bytes > self.PLAN_CACHE_BYTES and len(self._cache) > 1:
+                    self._cache_bytes -= self._cache.popitem(last=False)[1][3]
+            else:
+                self._cache.move_to_end(key)
+            self._boxes, self._tables, self._layers, _ = entry
             self._plan_key = key
         return self._layers
+
+    def _make_plan(self, state: GameState):
+        """The turn's plan: (open boxes, write tables by roll number, TurnTables layers, bytes)."""
+        model = state.model
+        shape = self.__dict__.setdefault("_shape", {})
+        if id(model) not in shape:  # (rerolls, may a keep stop?), once per model
+            shape[id(model)] = (model, max_rerolls(model), any(s.kind == "keep" and s.can_stop for s in model.flow.walk()))
+        rerolls, can_stop = shape[id(model)][1:]
+        last = rerolls + 1
+        numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
+        made = {rn: self.write_table(state, rn) for rn in numbers}
+        tables = {rn: t for rn, (_, t) in made.items()}
+        best = {rn: t.max(axis=0)[:, None] for rn, t in tables.items()}
+        stop = None
+        if len(best) > 1 and can_stop:
+            def stop(j):  # writing at once with j rerolls left
+                return best[last - j]
+        tt = turn_tables(model.n_dice, model.faces)
+        layers = tt.layers(best[last], rerolls, stop)
+        size = sum(t.nbytes for t in tables.values()) + sum(a.nbytes for layer in layers for a in layer if a is not None)
+        return made[last][0], tables, layers, size
 
     @property
     def _table(self) -> np.ndarray:

@@ -513,25 +513,27 @@ def solved(model: Model, progress=None) -> tuple[Space, Table]:
 _SPACE_ONLY: dict[str, tuple[Space, np.ndarray]] = {}
 
 
+def greedy_space(model: Model) -> Space:
+    """The Space of a model for the greedy bot (cached per model and options; NotSolvable if none)."""
+    key = cache_key(model)
+    if key not in _SPACE_ONLY:
+        space = Space(model)
+        _SPACE_ONLY[key] = (space, np.zeros((1 << space.n) * space.F))
+    return _SPACE_ONLY[key][0]
+
+
 def greedy_table(state: GameState, roll_number: int | None = None):
     """Points + write bonus of every open box for every roll (the greedy bot's table), via the Space."""
-    key = cache_key(state.model)
-    if key not in _SPACE_ONLY:
-        space = Space(state.model)
-        _SPACE_ONLY[key] = (space, np.zeros((1 << space.n) * space.F))
-    space, zeros = _SPACE_ONLY[key]
+    greedy_space(state.model)
+    space, zeros = _SPACE_ONLY[cache_key(state.model)]
     return _write_table(space, zeros, state, roll_number)
 
 
 def _write_table(space: Space, V: np.ndarray, state: GameState, roll_number: int | None = None):
-    sheet = state.sheets[state.player]
-    masks, feats = space.encode(sheet)
-    open_boxes = [b for b in space.boxes if b not in sheet]
-    table = np.empty((len(open_boxes), len(space.tt.rolls)))
-    mask, fvals = int(masks[0]), [int(x) for x in feats[0]]
-    for i, b in enumerate(open_boxes):
-        table[i] = space.box_row(mask, fvals, V, b, roll_number)
-    return open_boxes, table
+    """(open boxes, (B, R) values) for the player's sheet: one gather (writetable.py), not a loop over boxes."""
+    from .writetable import encode, gather
+    mask, fvals = encode(space, state.sheets[state.player])
+    return gather(space, roll_number).table(mask, fvals, V)
 
 
 class OptimalBot(PlannerBot):
@@ -543,6 +545,12 @@ class OptimalBot(PlannerBot):
 
     def write_table(self, state: GameState, roll_number: int | None = None):
         return _write_table(self.space, self.table.values, state, roll_number)
+
+    def plan_key(self, state: GameState):
+        """The turn-start state as the solver sees it: plans are shared by sheets that encode alike."""
+        from .writetable import encode
+        mask, fvals = encode(self.space, state.sheets[state.player])
+        return mask, tuple(fvals)
 
     def roll_dependent(self, state: GameState) -> bool:
         return self.space.roll_dependent

@@ -104,6 +104,8 @@ class TurnTables:
         """
         V = write_values if write_values.ndim == 2 else write_values[:, None]
         out: list[tuple[np.ndarray | None, np.ndarray]] = [(None, V)]
+        if V.shape[1] == 1:  # one state (a bot's decision): 1-D products and gathers
+            return out + self._layers_one(V[:, 0], rerolls, stop)
         few = V.shape[1] <= 4
         full = self.slices[self.n]
         for j in range(1, rerolls + 1):
@@ -118,6 +120,21 @@ class TurnTables:
                     Kv[full] = stop(j)
                 V = self.best_subkeep(Kv)[full]
             out.append((Kv, V))
+        return out
+
+    def _layers_one(self, v: np.ndarray, rerolls: int, stop) -> list[tuple[np.ndarray, np.ndarray]]:
+        """`layers` for a single state, on 1-D arrays (returned as (K, 1) and (R, 1) views)."""
+        out = []
+        ext = np.empty(len(self.keeps) + 1)
+        ext[-1] = -np.inf
+        full = self.slices[self.n]
+        for j in range(1, rerolls + 1):
+            kv = self.T @ v
+            if stop is not None:
+                kv[full] = stop(j)[:, 0]
+            ext[:-1] = kv
+            v = ext[self.sub_index].max(axis=1)
+            out.append((kv[:, None], v[:, None]))
         return out
 
     def start_value(self, write_values: np.ndarray, rerolls: int, stop=None) -> np.ndarray:

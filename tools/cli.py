@@ -32,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser; with `only`, just that command's module is imported (fast start-up)."""
+    """The argument parser; only the module of the command `only` is imported (none for `--help`)."""
     parser = _Parser(prog="rulebook", description="Declarative dice games: check, play, solve and document them.")
     parser.add_argument("--lang", dest="global_lang", default=None, metavar="LANG",
                         help="language of everything printed: en, de or nl (default: RULEBOOK_LANG, "
@@ -40,7 +40,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulebook {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
-        if only is not None and name != only:
+        if name != only:  # only the command run is imported; the others are names and help
             sub.add_parser(name, help=help_text)
             continue
         try:

@@ -30,8 +30,35 @@ class ParseError(Exception):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The LALR parser, built once and kept in the user's cache directory (Lark's `cache=`: the file
+    carries a hash of the grammar, options and Lark version, and is rebuilt when any changes)."""
     grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    cache = _cache_file()
+    if cache is not None:
+        try:
+            return Lark(grammar, cache=cache, **options)
+        except Exception:  # noqa: BLE001 - an unreadable or damaged cache: build without it
+            pass
+    return Lark(grammar, **options)
+
+
+def _cache_file() -> str | None:
+    """Where the built parser is kept: $RULEBOOK_CACHE, else the user's cache directory (None: nowhere)."""
+    import os
+    import lark
+    folder = os.environ.get("RULEBOOK_CACHE")
+    if not folder:
+        try:
+            from platformdirs import user_cache_dir
+            folder = user_cache_dir("rulebook")
+        except Exception:  # noqa: BLE001
+            return None
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return os.path.join(folder, f"dsl-parser-lark{lark.__version__}.cache")
 
 
 def _off(meta_or_token) -> int:

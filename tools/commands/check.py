@@ -21,7 +21,7 @@ def run(args) -> int:
     failed = False
     for name in args.models:
         try:
-            model = load_model(name, options)
+            model = load_model(name, options, validate=True)  # the schema always, seen before or not
         except ErrorList as exc:
             failed = True
             for err in exc.errors:
