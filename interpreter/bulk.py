@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .abstraction import NotSolvable, turn_shape
+from .errors import Message
 from .model import Model
 
 BLOCK = 2000  # games per block (one generator per block)
@@ -36,28 +37,28 @@ CACHE_BYTES = 256 * 2**20  # the plan cache's memory bound per bot kind
 KINDS = ("greedy", "optimal")
 
 
-def unsupported(model: Model, kinds: list[str]) -> str | None:
-    """Why these bots on this model cannot be played in bulk (None: they can)."""
-    bad = [k for k in kinds if k not in KINDS]
+def unsupported(model: Model, kinds: list[str]) -> Message | None:
+    """Why these bots on this model cannot be played in bulk, as a whole sentence (None: they can)."""
+    bad = sorted(set(k for k in kinds if k not in KINDS))
     if bad:
-        return f"bulk play supports {', '.join(KINDS)} bots, not {', '.join(sorted(set(bad)))}"
+        return Message("bulk play takes greedy and optimal computer players only, not {kinds}", {"kinds": ", ".join(bad)})
     if model.end_if is not None:
-        return "the model can end early (end_if)"
+        return Message("bulk play cannot play a game that may end early (end_if)")
     try:
         turn_shape(model)
     except NotSolvable as exc:
-        return exc.message
+        return exc.msg
     turn = next(s for s in model.flow.walk() if s.kind == "each_player")
     inside = {id(s) for s in turn.walk()}
     if any(s.kind in ("roll", "keep", "write") and id(s) not in inside for s in model.flow.walk()):
-        return "the model has steps outside the players' turns"
+        return Message("bulk play cannot play a game with steps outside the players' turns")
     from .solver import Space
     try:
         space = Space(model)
     except NotSolvable as exc:
-        return exc.message
+        return exc.msg
     if space.roll_dependent:
-        return "the points depend on the roll number"
+        return Message("bulk play cannot play a game whose points depend on the roll number")
     return None
 
 
@@ -194,7 +195,8 @@ class Plans:
             value[bi][:, ~open_] = -np.inf
         best = value.max(axis=0)  # (R, S)
         if np.isinf(best).any():
-            raise NotSolvable("for some roll and sheet the write rule allows no box", space.model.flow.pos)
+            raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
+                              space.model.flow.pos)
         box = np.zeros((R, S), dtype=np.int64)
         for bi in range(B - 1, -1, -1):  # the first best box on the sheet
             box[value[bi] == best] = bi

@@ -81,7 +81,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
             return bulk.results(model, blocks, [s.name for s in seats])
         if engine == "bulk":
             from .errors import UsageError
-            raise UsageError(f"these games cannot be played in bulk: {why}", "use --engine game")
+            raise UsageError(why, hint="play them one by one with --engine game")
     seeds = [seed + i for i in range(games)]
     if jobs <= 1:
         bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]

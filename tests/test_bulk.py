@@ -109,12 +109,13 @@ def test_the_plan_cache_keeps_to_its_memory_bound():
 
 def test_what_bulk_play_does_not_support_falls_back_or_is_refused():
     assert bulk.unsupported(load_model("yahtzee"), ["greedy", "random"]) is not None
-    assert "end_if" in bulk.unsupported(load_model("generala"), ["greedy"])
+    assert "end_if" in str(bulk.unsupported(load_model("generala"), ["greedy"]))
+    assert "not random" in str(bulk.unsupported(load_model("yacht"), ["random", "greedy"]))
     model = load_model("yacht")
     seats = [Seat("g", "greedy"), Seat("r", "random")]
     auto = run_games(model, seats, 5, seed=1)
     assert [r.totals for r in auto] == [r.totals for r in run_games(model, seats, 5, seed=1, engine="game")]
-    with pytest.raises(UsageError, match="cannot be played in bulk"):
+    with pytest.raises(UsageError, match="bulk play takes greedy and optimal computer players only"):
         run_games(model, seats, 5, seed=1, engine="bulk")
 
 
@@ -123,4 +124,4 @@ def test_simulate_cli_engine_flag(cli):
     assert code == 0, err
     assert '"games": 300' in out
     code, _, err = cli("simulate", "yacht", "--games", "3", "--players", "a:random", "--engine", "bulk")
-    assert code == 2 and "cannot be played in bulk" in err
+    assert code == 2 and "bulk play takes greedy and optimal" in err and "--engine game" in err
