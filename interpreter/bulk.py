@@ -63,36 +63,56 @@ def unsupported(model: Model, kinds: list[str]) -> Message | None:
 
 
 class Plans:
-    """Per turn-start state: what the bot does with every roll (computed in batches, cached).
+    """Per turn-start state: the box the bot writes each roll into, and its keep values per layer.
 
-    Arrays are indexed [slot, roll] (and [slot, layer, roll] for keeps); `slots(states)` gives
-    the slot of each state, planning the new ones. When the cache reaches its memory bound it
-    starts over (the states of one turn are always all present).
+    Computed for a whole batch of new states at a time and cached (`slots(states)` gives each
+    state's slot). When the cache reaches its memory bound it starts over (the states of one turn
+    are always all present). What a write scores and the state it leads to are worked out per
+    game when it happens (`write`): from per-box tables for the rolls whose points do not depend
+    on the sheet, from the solver's decision trees for the few that do.
     """
 
     def __init__(self, space, values: np.ndarray, max_bytes: int = CACHE_BYTES):
-        self.space, self.V = space, values
+        self.space, self.V = space, np.asarray(values).view(np.ndarray)  # (a memory map read as a plain array)
         tt = space.tt
         self.R, self.K = len(tt.rolls), len(tt.keeps)
         self.nb = len(space.write_bonuses)
-        per_state = self.R * (2 + 4 + 8 + 4 * self.nb) + 8 * (self.K + 1) * space.rerolls
+        per_state = 2 * self.R + 8 * (self.K + 1) * space.rerolls
         self.capacity = max(PLAN_CHUNK, max_bytes // per_state)
         self.box = np.zeros((0, self.R), dtype=np.int16)
-        self.points = np.zeros((0, self.R), dtype=np.int32)  # (at most 2**31 points in one box)
-        self.next = np.zeros((0, self.R), dtype=np.int64)
-        self.bonus = np.zeros((0, self.nb, self.R), dtype=np.int32)
         self.keepv = np.zeros((0, space.rerolls, self.K + 1))  # keep values per layer, -inf at K
         self.index: dict[int, int] = {}
         self.used = 0
-        self._plain: dict[str, tuple] = {}
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
         self.candidates = np.ascontiguousarray(tt.sub_index[:, ::-1])
+        self._tables()
+
+    def _tables(self) -> None:
+        """Per (box, roll): points and write bonuses where they do not depend on the sheet, and
+        whether they do; per (box, feature): whether writing the box moves the feature."""
+        space, B, R = self.space, len(self.space.boxes), self.R
+        points_t, legal_t, bonus_t, plain_t = space._at(None)
+        self.plain_points = np.zeros((B, R), dtype=np.int64)
+        self.plain_bonus = np.zeros((self.nb, B, R), dtype=np.int64)
+        self.branching = np.zeros((B, R), dtype=bool)
+        for bi, b in enumerate(space.boxes):
+            plain = plain_t[b]
+            rows = plain.rows
+            if len(rows):
+                self.plain_points[bi, rows] = np.asarray(plain.distinct, dtype=np.int64)[plain.which]
+                for k in range(self.nb):
+                    self.plain_bonus[k, bi, rows] = [bonus_t[b][r][k].value for r in rows.tolist()]
+            self.branching[bi, plain.branching] = True
+        self._tree_keys: dict[int, str] = {}  # a tree (kept alive by the Space) -> its structure, as text
+        self.bits = np.array([space.bit[b] for b in space.boxes], dtype=np.int64)
+        self.moves = np.array([[any(j == i for j, _ in space.moving[b]) for i in range(len(space.feats))]
+                               for b in space.boxes], dtype=bool).reshape(B, len(space.feats))
 
     def _grow(self, need: int) -> None:
         if self.used + need > len(self.box):
             size = min(self.capacity, max(self.used + need, 2 * len(self.box), PLAN_CHUNK))
             size = max(size, self.used + need)
-            for name in ("box", "points", "next", "bonus", "keepv"):
+            for name in ("box", "keepv"):
                 old = getattr(self, name)
                 new = np.zeros((size,) + old.shape[1:], dtype=old.dtype)
                 new[:self.used] = old[:self.used]
@@ -134,78 +154,78 @@ class Plans:
             feats[:, i] = (rest // r) % size
         return masks, feats
 
-    def _next_index(self, b: str, masks: np.ndarray, f: np.ndarray, points) -> np.ndarray:
-        """The state after writing `points` (a number or an array over the states) into box b."""
+    def next_state(self, masks: np.ndarray, f: np.ndarray, boxes: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """The state after writing `points` into `boxes` (box indexes), per game or state."""
         space = self.space
-        idx = (masks | space.bit[b]) * space.F
-        for i in space.staying[b]:
-            idx = idx + f[:, i] * space.radix[i]
-        for i, ft in space.moving[b]:
+        idx = (masks | self.bits[boxes]) * space.F
+        for i, ft in enumerate(space.feats):
             if ft.kind == "total":
-                idx = idx + np.minimum(ft.limit, f[:, i] + np.maximum(points, 0)) * space.radix[i]
+                moved = np.minimum(ft.limit, f[:, i] + np.maximum(points, 0))
             else:
-                idx = idx + (np.asarray(points) == ft.limit).astype(np.int64) * space.radix[i]
+                moved = (points == ft.limit).astype(np.int64)
+            idx += np.where(self.moves[boxes, i], moved, f[:, i]) * space.radix[i]
         return idx
 
-    def _plain_rows(self, b: str) -> tuple[np.ndarray, list[np.ndarray]]:
-        """For box b's rolls that do not depend on the sheet: their points, and each write bonus."""
-        got = self._plain.get(b)
-        if got is None:
-            points_t, _, bonus_t, plain_t = self.space._at(None)
-            plain = plain_t[b]
-            got = self._plain[b] = (np.asarray(plain.distinct, dtype=np.int32)[plain.which],
-                                    [np.array([bonus_t[b][r][k].value for r in plain.rows.tolist()], dtype=np.int32)
-                                     for k in range(self.nb)])
-        return got
-
     def _plan(self, states: np.ndarray, at: int) -> None:
-        """Plan a batch of new states into slots at, at + 1, …"""
+        """Plan a batch of new states into slots at, at + 1, …: the best box per roll (points +
+        write bonus + V of the next state; the first on the sheet on a tie), then the keep values."""
         space, V, S, R = self.space, self.V, len(states), self.R
         masks, f = self.decode(states)
         atoms = space.atoms(masks, f)
         points_t, legal_t, bonus_t, plain_t = space._at(None)
-        B = len(space.boxes)
-        value = np.full((B, R, S), -np.inf)
-        pts = np.zeros((B, R, S), dtype=np.int32)
-        nxt = np.zeros((B, R, S), dtype=np.int64)
-        bon = np.zeros((self.nb, B, R, S), dtype=np.int32)
+        best = np.full((R, S), -np.inf)
+        box = np.zeros((R, S), dtype=np.int16)
+        value = np.empty((R, S))
+        memo: dict[str, np.ndarray] = {}
+
+        keys = self._tree_keys
+
+        def evaluate(tree):  # rolls often share a tree (the same rule for every face): once per batch
+            if tree.leaf:
+                return tree.value
+            key = keys.get(id(tree))
+            if key is None:
+                key = keys[id(tree)] = repr(tree)
+            if key not in memo:
+                memo[key] = space.evaluate(tree, atoms, S)
+            return memo[key]
+
         for bi, b in enumerate(space.boxes):
             open_ = (masks & space.bit[b]) == 0
             if not open_.any():
                 continue
             plain = plain_t[b]
-            if len(plain.rows):  # rolls whose points and bonus do not depend on the sheet: one row per distinct points
-                ahead = np.stack([self._next_index(b, masks, f, p) for p in plain.distinct])  # (D, S)
-                nxt[bi, plain.rows] = ahead[plain.which]
-                value[bi, plain.rows] = V[ahead][plain.which] + plain.gain[:, None]
-                points_row, bonus_rows = self._plain_rows(b)
-                pts[bi, plain.rows] = points_row[:, None]
-                for k in range(self.nb):
-                    bon[k, bi, plain.rows] = bonus_rows[k][:, None]
-                value[bi, plain.refused] = -np.inf
+            base = (masks | space.bit[b]) * space.F
+            for i in space.staying[b]:
+                base = base + f[:, i] * space.radix[i]
+
+            def ahead(p):  # the next states for p points (a number, or one per state)
+                idx = base
+                for i, ft in space.moving[b]:
+                    if ft.kind == "total":
+                        idx = idx + np.minimum(ft.limit, f[:, i] + np.maximum(p, 0)) * space.radix[i]
+                    else:
+                        idx = idx + (np.asarray(p) == ft.limit).astype(np.int64) * space.radix[i]
+                return idx
+
+            if len(plain.rows):  # one row of next states per distinct number of points
+                value[plain.rows] = V[np.stack([ahead(p) for p in plain.distinct])][plain.which] + plain.gain[:, None]
+                value[plain.refused] = -np.inf
             for r in plain.branching:
-                p = np.broadcast_to(space.evaluate(points_t[b][r], atoms, S), (S,))
-                extra = [np.broadcast_to(space.evaluate(t, atoms, S), (S,)) for t in bonus_t[b][r]]
-                allowed = np.broadcast_to(space.evaluate(legal_t[b][r], atoms, S), (S,))
-                n = self._next_index(b, masks, f, p)
-                nxt[bi, r], pts[bi, r] = n, p
-                for k, e in enumerate(extra):
-                    bon[k, bi, r] = e
-                value[bi, r] = np.where(allowed, p + sum(extra) + V[n], -np.inf)
-            value[bi][:, ~open_] = -np.inf
-        best = value.max(axis=0)  # (R, S)
+                p = np.broadcast_to(evaluate(points_t[b][r]), (S,))
+                gain = p + sum(np.asarray(evaluate(t)) for t in bonus_t[b][r])
+                allowed = np.broadcast_to(evaluate(legal_t[b][r]), (S,))
+                value[r] = np.where(allowed, gain + V[ahead(p)], -np.inf)
+            if not open_.all():
+                value[:, ~open_] = -np.inf
+            better = value > best
+            np.copyto(best, value, where=better)
+            box[better] = bi
         if np.isinf(best).any():
             raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
                               space.model.flow.pos)
-        box = np.zeros((R, S), dtype=np.int64)
-        for bi in range(B - 1, -1, -1):  # the first best box on the sheet
-            box[value[bi] == best] = bi
         sl = slice(at, at + S)
         self.box[sl] = box.T
-        self.points[sl] = np.take_along_axis(pts, box[None], axis=0)[0].T
-        self.next[sl] = np.take_along_axis(nxt, box[None], axis=0)[0].T
-        for k in range(self.nb):
-            self.bonus[sl, k] = np.take_along_axis(bon[k], box[None], axis=0)[0].T
         layers = space.tt.layers(best, space.rerolls)
         for j in range(1, space.rerolls + 1):
             self.keepv[sl, j - 1, :-1] = layers[j][0].T
@@ -217,6 +237,26 @@ class Plans:
         cand = self.candidates[roll]  # (G, width)
         values = self.keepv[slot[:, None], layer - 1, cand]
         return cand[np.arange(len(roll)), values.argmax(axis=1)]
+
+    def write(self, states: np.ndarray, boxes: np.ndarray, rolls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Writing each game's roll into its box: (points, write bonuses (nb, G), next states)."""
+        space = self.space
+        points = self.plain_points[boxes, rolls]
+        bonus = self.plain_bonus[:, boxes, rolls]
+        masks, f = self.decode(states)
+        odd = np.flatnonzero(self.branching[boxes, rolls])
+        if len(odd):  # points read the sheet: the solver's trees, per (box, roll) met
+            points_t, _, bonus_t, _ = space._at(None)
+            pairs = boxes[odd].astype(np.int64) * self.R + rolls[odd]
+            for pair in np.unique(pairs).tolist():
+                games = odd[pairs == pair]
+                bi, r = divmod(pair, self.R)
+                b = space.boxes[bi]
+                atoms = space.atoms(masks[games], f[games])
+                points[games] = space.evaluate(points_t[b][r], atoms, len(games))
+                for k, tree in enumerate(bonus_t[b][r]):
+                    bonus[k, games] = space.evaluate(tree, atoms, len(games))
+        return points, bonus, self.next_state(masks, f, boxes.astype(np.int64), points)
 
 
 @dataclass
@@ -259,9 +299,9 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
             keep = plans.keeps(slot, j, roll)
             roll = dice.after_keep(keep, rng.random(games))
         box = plans.box[slot, roll]
-        points[rows, box] = plans.points[slot, roll]
-        bonus += plans.bonus[slot, :, roll]
-        states = plans.next[slot, roll]
+        got, extra, states = plans.write(states, box, roll)
+        points[rows, box] = got
+        bonus += extra.T
     return SeatGames(points, bonus)
 
 

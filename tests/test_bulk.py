@@ -45,10 +45,16 @@ def test_bulk_plans_make_the_per_game_bots_decisions_exactly(name, kind):
             slot = plans.slots(space.index(*space.encode(state.sheets[0])))
             roll = tt.roll_index[state.dice]
             if isinstance(action, Write):
-                assert space.boxes[plans.box[slot[0], roll]] == action.box
+                box = plans.box[slot, roll]
+                assert space.boxes[box[0]] == action.box
+                before = space.index(*space.encode(state.sheets[0]))
+                points, bonus, after = plans.write(before, box, np.array([roll]))
+                awards = dict(state.awards[0])
                 state.apply(action)
-                assert state.sheets[0][action.box] == plans.points[slot[0], roll]
-                assert space.index(*space.encode(state.sheets[0]))[0] == plans.next[slot[0], roll]
+                assert state.sheets[0][action.box] == points[0]
+                ids = [b.id for b in model.bonuses if b.when == "write"]
+                assert [state.awards[0].get(i, 0) - awards.get(i, 0) for i in ids] == bonus[:, 0].tolist()
+                assert space.index(*space.encode(state.sheets[0]))[0] == after[0]
             else:
                 chosen = tt.keeps[plans.keeps(slot, state.rolls_left(), np.array([roll]))[0]]
                 assert chosen == (state.dice if isinstance(action, Stop) else action.dice)
