@@ -16,12 +16,14 @@ The engine is driven only through its public API (`current_player`, `sample_chan
 `legal_actions`, `apply`); its tables are filled before the timing (`tables(model).precompute()`),
 as a long run would fill them anyway, and the baseline's cached keeps are warmed up likewise. Both
 sides are timed in CPU seconds in interleaved rounds; medians and the range over rounds are printed,
-with the machine's load.
+with the machine's load. A third side, the API floor (`NullGame`: the same calls on a game with no
+rules), shows how fast any engine driven this way could be at most.
 """
 from __future__ import annotations
 
 import argparse
 import random
+from bisect import bisect_right
 import statistics
 import time
 
@@ -52,6 +54,53 @@ def engine_game(model, rng: random.Random, roll=None) -> int:
             state.apply(rng.choice(state.legal_actions()))
 
 
+class NullGame:
+    """The API floor: `engine_game`'s calls (current_player, sample_chance, legal_actions, apply)
+    on a "game" with no rules at all: 13 turns of roll, keep, roll, keep, roll, write (the most a
+    turn has), a roll drawn like the engine's, legal actions from fixed lists. No engine driven
+    through this API with this policy can be faster than this does, so its speed bounds the ratio."""
+
+    __slots__ = ("step", "turn")
+    _KEEPS = ["stop"] + [()] * 30
+    _WRITES = list(range(13))
+
+    def __init__(self):
+        self.step = self.turn = 0
+
+    def current_player(self) -> int:
+        if self.turn == 13:
+            return TERMINAL
+        return CHANCE if self.step in (0, 2, 4) else 0
+
+    def sample_chance(self, rng: random.Random):
+        faces, cumulative, total = baseline_yahtzee._OUTCOMES[5]
+        return faces[bisect_right(cumulative, rng.random() * total)]
+
+    def legal_actions(self) -> list:
+        return (self._WRITES if self.step == 5 else self._KEEPS)[:]
+
+    def apply(self, action) -> None:
+        self.step += 1
+        if self.step == 6:
+            self.step, self.turn = 0, self.turn + 1
+
+    def returns(self) -> list[int]:
+        return [0]
+
+
+def null_game(rng: random.Random) -> int:
+    """`engine_game` on a NullGame."""
+    state = NullGame()
+    while True:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(state.sample_chance(rng))
+        elif player == TERMINAL:
+            return state.returns()[0]
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def roll_each_die(rng: random.Random, state: GameState) -> Roll:
     """Roll die by die as `baseline_yahtzee.roll_each_die` does."""
     return Roll(tuple(sorted(rng.randint(1, state.model.faces) for _ in range(state.dice_to_roll()))))
@@ -75,7 +124,7 @@ def compare(sides: dict, games: int, rounds: int, seed: int) -> tuple[dict[str, 
     scores: dict[str, list[int]] = {k: [] for k in sides}
     for r in range(max(1, rounds)):
         seeds = range(seed + r * per_round, seed + (r + 1) * per_round)
-        order = list(sides) if r % 2 == 0 else list(sides)[::-1]
+        order = list(sides) if r % 2 == 0 else list(sides)[::-1]  # who goes first alternates
         for side in order:
             seconds, got = time_games(sides[side], seeds)
             rates[side].append(len(seeds) / max(seconds, 1e-9))
@@ -97,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     before = machine.load()
     model = load_model(args.model)
     tables(model).precompute()  # the engine's tables, filled before the timing (else on first use)
-    rates, scores = compare({"engine": lambda rng: engine_game(model, rng), "baseline": baseline_yahtzee.play_game},
-                            args.games, args.rounds, args.seed)
+    rates, scores = compare({"engine": lambda rng: engine_game(model, rng), "baseline": baseline_yahtzee.play_game,
+                             "floor": null_game}, args.games, args.rounds, args.seed)
     ratios = [e / b for e, b in zip(rates["engine"], rates["baseline"])]
     ratio = statistics.median(rates["engine"]) / statistics.median(rates["baseline"])
     total = len(scores["engine"])
@@ -109,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  hand-written baseline: {_range(rates['baseline'])}   mean score {statistics.mean(scores['baseline']):.1f}")
     print(f"  ratio engine/baseline: {ratio:9.2f}x  (per round {min(ratios):.2f}-{max(ratios):.2f}x; "
           f"target >= {TARGET:.0f}x: {'met' if ratio >= TARGET else 'NOT met'})")
+    floor = statistics.median(rates["floor"]) / statistics.median(rates["baseline"])
+    print(f"  API floor (no rules):  {_range(rates['floor'])}   = {floor:.2f}x the baseline: the most any engine "
+          f"driven through this API could reach{'; the 2x target is out of its reach' if floor < TARGET * 1.1 else ''}")
     if model.id == "yahtzee":
         same = scores["engine"] == scores["baseline"]
         print(f"  the engine plays the baseline's games exactly: {'yes' if same else 'NO'} ({total} games)")

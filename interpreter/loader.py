@@ -73,9 +73,22 @@ def load_model(name_or_path: str | Path, options: dict[str, str] | None = None, 
     validate: True checks the schema always (`rulebook check`); None (the default) only for a text
     not yet seen to pass it (see `load_source`).
     """
+    source, file = _read(name_or_path)
+    return load_source(source, file, options, validate)
+
+
+def _read(name_or_path: str | Path) -> tuple[str, str]:
+    """A model's text and the name errors give its file."""
     path = resolve(str(name_or_path))
     source = read_untrusted(path, "model", ModelError)  # a regular file within the budget, or refused unread
-    return load_source(source, _display(path), options, validate)
+    return source, _display(path)
+
+
+def read_model(name_or_path: str | Path) -> tuple[str, str, Any]:
+    """(text, file name, positioned YAML data) of a model, for callers that look at the data
+    before loading it (`load_source(text, file, options, data=data)` then parses nothing again)."""
+    source, file = _read(name_or_path)
+    return source, file, load_yaml(source, file)
 
 
 def _display(path: Path) -> str:
@@ -85,14 +98,17 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def load_source(source: str, file: str, options: dict[str, str] | None = None, validate: bool | None = None) -> Model:
+def load_source(source: str, file: str, options: dict[str, str] | None = None, validate: bool | None = None,
+                data: Any = None) -> Model:
     """Load a model from YAML text; `file` names it in error messages.
 
     The schema check (jsonschema: slow to import and to run) is skipped for a text that passed it
     before: its hash, with the schema's, is noted in the user's cache directory (`_valid_marker`).
-    Every other check runs every time. `validate=True` checks the schema always.
+    Every other check runs every time. `validate=True` checks the schema always. `data`: the text
+    already parsed by `load_yaml` (see `read_model`).
     """
-    data = load_yaml(source, file)
+    if data is None:
+        data = load_yaml(source, file)
     if not isinstance(data, Node):
         raise ModelError("a model must be a mapping of keys to values", getattr(data, "pos", Pos(file, 1, 1)))
     marker = _valid_marker(source)

@@ -67,4 +67,4 @@ def test_the_benchmark_runs_and_prints_the_ratio_and_the_load():
     assert "games/s" in proc.stdout and "ratio engine/baseline" in proc.stdout
     assert "plays the baseline's games exactly: yes" in proc.stdout
     assert "rolled die by die on both sides" in proc.stdout and "(same games: yes)" in proc.stdout
-    assert "load average" in proc.stdout
+    assert "load average" in proc.stdout and "API floor (no rules)" in proc.stdout

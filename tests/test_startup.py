@@ -113,3 +113,22 @@ def test_yaml_errors_keep_the_python_loaders_words():
     except yaml.MarkedYAMLError as exc:
         assert exc.problem in str(info.value)
     assert "f.yaml:" in str(info.value)
+
+
+def test_pages_read_each_model_once_and_keep_compiled_templates(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    from rulebook.tools.commands import pages as command
+    from rulebook.tools.documents import pages
+    read = []
+    real = loader.load_yaml
+    monkeypatch.setattr(loader, "load_yaml", lambda source, file: read.append(file) or real(source, file))
+    models = command.load_models(["yacht", "yahtzee"], {"joker": "free"})
+    assert len(read) == 2 and models[1].option_values["joker"] == "free"
+    pages._bytecode_cache.cache_clear()
+    pages.environment.cache_clear()
+    try:
+        pages.build_site(models[:1], ["en"], "html")
+        assert list((tmp_path / "templates").iterdir())  # compiled templates, kept for the next run
+    finally:
+        pages._bytecode_cache.cache_clear()
+        pages.environment.cache_clear()

@@ -5,7 +5,7 @@ import time
 from pathlib import Path
 
 from ...interpreter.errors import UsageError
-from ...interpreter.loader import load_model
+from ...interpreter.loader import load_model, load_source
 from ...interpreter.model import LANGUAGES
 from .options import add_option_argument, parse_options
 from .outputs import output_folder
@@ -22,18 +22,15 @@ def add_arguments(p) -> None:
 
 def load_models(names: list[str], options: dict[str, str]):
     """Each model with the options it knows; an option no model knows is an error."""
-    from ...interpreter.loader import resolve
-    from ...interpreter.errors import ModelError
-    from ...interpreter.limits import read_untrusted
-    from ...interpreter.yamlsource import load_yaml
+    from ...interpreter.loader import read_model
     models = []
     used: set[str] = set()
     for name in names:
-        path = resolve(name)
-        known = _option_names(load_yaml(read_untrusted(path, "model", ModelError), str(path)))
+        source, file, data = read_model(name)  # each file read (within the budget) and parsed once
+        known = _option_names(data)
         mine = {k: v for k, v in options.items() if k in known}
         used |= mine.keys()
-        models.append(load_model(name, mine))
+        models.append(load_source(source, file, mine, data=data))
     unknown = [k for k in options if k not in used]
     if unknown:
         load_model(names[0], {unknown[0]: options[unknown[0]]})  # raises the usual one-line error

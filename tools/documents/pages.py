@@ -366,11 +366,29 @@ def markdown_text(value: Any) -> Any:
     return value.translate(_MARKDOWN) if isinstance(value, str) else value
 
 
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between runs ($RULEBOOK_CACHE or the user's cache directory; Jinja2
+    checks each against its template's source and recompiles a changed one)."""
+    import os
+    folder = os.environ.get("RULEBOOK_CACHE")
+    if not folder:
+        from platformdirs import user_cache_dir
+        folder = user_cache_dir("rulebook")
+    folder = os.path.join(folder, "templates")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)
+
+
 @lru_cache(maxsize=None)
 def environment(lang: str, fmt: str) -> jinja2.Environment:
     """A Jinja2 environment whose gettext speaks `lang` (one per language and format, cached)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        bytecode_cache=_bytecode_cache(),
         autoescape=fmt == "html",
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
