@@ -41,7 +41,7 @@ class PlannerBot:
     PLAN_CACHE_BYTES = 64 * 2**20  # the memory bound of the plans kept (least recently used go first)
 
     def __init__(self):
-        self._plan_key = None
+        self._plan_key = self._quick = None
         self._layers = None
         self._cache: OrderedDict = OrderedDict()  # plan key -> (boxes, tables by roll number, layers, bytes)
         self._cache_bytes = 0
@@ -61,6 +61,10 @@ class PlannerBot:
         return tuple(sorted(state.sheets[state.player].items()))
 
     def _plan(self, state: GameState):
+        quick = tuple(state.sheets[state.player].items())  # the same sheet as last time: the same plan
+        if quick == self._quick and self._layers is not None:
+            return self._layers
+        self._quick = quick
         key = self.plan_key(state)
         if key != self._plan_key:
             entry = self._cache.get(key)

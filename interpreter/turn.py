@@ -123,17 +123,32 @@ class TurnTables:
         return out
 
     def _layers_one(self, v: np.ndarray, rerolls: int, stop) -> list[tuple[np.ndarray, np.ndarray]]:
-        """`layers` for a single state, on 1-D arrays (returned as (K, 1) and (R, 1) views)."""
+        """`layers` for a single state, on 1-D arrays (returned as (K, 1) and (R, 1) views).
+
+        The same additions in the same order as `keep_values` on a batch, so one state's values
+        are bit for bit those of the batch (bulk play makes the very same choices)."""
         out = []
-        ext = np.empty(len(self.keeps) + 1)
-        ext[-1] = -np.inf
-        full = self.slices[self.n]
+        K, n, inv = len(self.keeps), self.n, 1.0 / self.faces
+        full = self.slices[n]
         for j in range(1, rerolls + 1):
-            kv = self.T @ v
+            A = np.empty(K + 1)
+            A[full] = v
+            for s in range(n - 1, -1, -1):
+                acc = A[self.slices[s]]
+                adds = self.adds[s]
+                np.take(A, adds[0], out=acc)
+                for column in adds[1:]:
+                    acc += A[column]
+                acc *= inv
             if stop is not None:
-                kv[full] = stop(j)[:, 0]
-            ext[:-1] = kv
-            v = ext[self.sub_index].max(axis=1)
+                A[full] = stop(j)[:, 0]
+            kv = A[:K].copy()
+            A[K] = -np.inf
+            for s in range(1, n + 1):  # the best sub-keep of every keep, as `best_subkeep`
+                part = A[self.slices[s]]
+                for column in self.removes[s]:
+                    np.maximum(part, A[column], out=part)
+            v = A[full].copy()
             out.append((kv[:, None], v[:, None]))
         return out
 

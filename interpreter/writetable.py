@@ -46,9 +46,13 @@ class WriteGather:
         for i, ft in enumerate(space.feats):
             moving = np.array([any(j == i for j, _ in space.moving[b]) for b in space.boxes])[pair_box]
             self.moves.append((i, ft, moving, np.maximum(pts, 0), (pts == ft.limit).astype(np.int64)))
+        self.box_bit = bits
+        self.box_moves = [(i, ft, np.array([any(j == i for j, _ in space.moving[b]) for b in space.boxes]))
+                          for i, ft in enumerate(space.feats)]
         self.atoms_of = [sorted({a for r in rows for t in self._trees(b, r) for a in _atoms(t)})
                          for b, rows in zip(space.boxes, self.branching)]
-        self._branch_memo: dict[tuple, list[tuple[int, float, int | None]]] = {}
+        self.all_atoms = sorted({a for atoms in self.atoms_of for a in atoms})
+        self._branch_memo: dict[tuple, tuple] = {}
 
     def _trees(self, b: str, r: int):
         return [self.points_t[b][r], self.legal_t[b][r], *self.bonus_t[b][r]]
@@ -56,6 +60,8 @@ class WriteGather:
     def table(self, mask: int, fvals: list[int], V: np.ndarray) -> tuple[list[str], np.ndarray]:
         """(open boxes, (B_open, R) values): points + write bonus + V of the next state; -inf if refused."""
         space = self.space
+        if type(V) is not np.ndarray:
+            V = V.view(np.ndarray)  # a memory-mapped table, read as a plain array (faster gathers)
         idx = (mask | self.pair_bit) * space.F
         for i, ft, moving, gain, hits in self.moves:
             if ft.kind == "total":
@@ -67,44 +73,50 @@ class WriteGather:
         open_rows = [bi for bi, b in enumerate(space.boxes) if not mask & space.bit[b]]
         table = futures[self.which[open_rows]] + self.gain[open_rows]
         table[self.refused[open_rows]] = -np.inf  # (even where the next state is unreachable: NaN)
-        atom = None
-        for row, bi in enumerate(open_rows):
-            if not self.branching[bi]:
-                continue
-            if atom is None:
-                atom = space.scalar_atoms(mask, fvals)
-            b = space.boxes[bi]
-            key = (bi, tuple(atom(a) for a in self.atoms_of[bi]))
+        if self.all_atoms:  # the rolls that read the sheet: walked once per combination of the atoms they read
+            atom = space.scalar_atoms(mask, fvals)
+            key = tuple(atom(a) for a in self.all_atoms)
             found = self._branch_memo.get(key)
             if found is None:
                 if len(self._branch_memo) > 100_000:  # a bound on the memo
                     self._branch_memo.clear()
-                found = self._branch_memo[key] = self._walk_branches(b, atom)
-            for r, gain, p in found:
-                table[row, r] = gain if p is None else gain + V[self._next(mask, fvals, b, p)]
+                found = self._branch_memo[key] = self._walk_all(atom)
+            b, r, g, p = found
+            keep = (mask & self.box_bit[b]) == 0
+            b, r, g, p = b[keep], r[keep], g[keep], p[keep]
+            idx = (mask | self.box_bit[b]) * space.F
+            for i, ft, moving in self.box_moves:
+                if ft.kind == "total":
+                    new = np.where(moving[b], np.minimum(ft.limit, fvals[i] + np.maximum(p, 0)), fvals[i])
+                else:
+                    new = np.where(moving[b], (p == ft.limit).astype(np.int64), fvals[i])
+                idx += new * space.radix[i]
+            legal = np.isfinite(g)
+            row_of = np.zeros(space.n, dtype=np.int64)
+            row_of[open_rows] = np.arange(len(open_rows))
+            table[row_of[b], r] = np.where(legal, g + V[np.where(legal, idx, 0)], -np.inf)
         return [space.boxes[bi] for bi in open_rows], table
 
-    def _walk_branches(self, b: str, atom) -> list[tuple[int, float, int | None]]:
-        """For the rolls of box b that read the sheet: (roll, points + bonus or -inf, points or None)."""
+    def _walk_all(self, atom) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(boxes, rolls, gains, points) of every (box, roll) that reads the sheet, for these atoms."""
+        parts = [(np.full(len(self.branching[bi]), bi, dtype=np.int64),) + self._walk_branches(b, atom)
+                 for bi, b in enumerate(self.space.boxes) if self.branching[bi]]
+        return tuple(np.concatenate(column) for column in zip(*parts))
+
+    def _walk_branches(self, b: str, atom) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For the rolls of box b that read the sheet: (rolls, points + bonus or -inf, points)."""
         from .solver import _walk
-        out = []
+        rolls, gains, points = [], [], []
         for r in self.branching[self.space.boxes.index(b)]:
+            rolls.append(r)
             if _walk(self.legal_t[b][r], atom):
                 p = _walk(self.points_t[b][r], atom)
-                out.append((r, float(p + sum(_walk(t, atom) for t in self.bonus_t[b][r])), p))
+                gains.append(float(p + sum(_walk(t, atom) for t in self.bonus_t[b][r])))
+                points.append(p)
             else:
-                out.append((r, -np.inf, None))
-        return out
-
-    def _next(self, mask: int, fvals: list[int], b: str, p: int) -> int:
-        space = self.space
-        idx = (mask | space.bit[b]) * space.F + sum(fvals[i] * space.radix[i] for i in space.staying[b])
-        for i, ft in space.moving[b]:
-            if ft.kind == "total":
-                idx += min(ft.limit, fvals[i] + max(p, 0)) * space.radix[i]
-            else:
-                idx += (p == ft.limit) * space.radix[i]
-        return idx
+                gains.append(-np.inf)
+                points.append(0)
+        return np.array(rolls, dtype=np.int64), np.array(gains), np.array(points, dtype=np.int64)
 
 
 def _atoms(tree) -> set:

@@ -1,0 +1,107 @@
+"""One optimal decision from a loaded table, against the box-by-box way, at the same real positions.
+
+    python -m benchmarks decision [--decisions N] [--model yahtzee] [--option joker=free]
+
+Positions come from games the optimal bot plays itself (seeded dice). At each decision both bots
+are asked, in alternating order, and timed around `choose` (the thread's CPU time, steady on a busy
+machine, and wall time): the optimal bot as it is
+(write tables from one gather, turn plans cached per turn-start state) and a baseline doing what
+it did before: a write table built box by box (`Space.box_row`), and only the current turn's plan
+kept. Both must choose the same action. Printed: mean µs per decision, the mean of first decisions
+of a turn (the ones that plan it), the ratio, the plan cache's hit rate, and the machine's load.
+Target: a mean of at most 100 µs (CPU time; on a quiet machine wall time is the same).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import numpy as np
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.state import CHANCE, GameState
+
+from . import machine
+
+TARGET_US = 100.0
+
+
+def baseline_bot(model):
+    """The optimal bot as before: box-by-box write tables, only the current plan kept."""
+    from rulebook.interpreter.solver import OptimalBot
+
+    class BoxByBox(OptimalBot):
+        PLAN_CACHE_BYTES = 0  # (the current plan is always kept)
+
+        def write_table(self, state, roll_number=None):
+            space, sheet = self.space, state.sheets[state.player]
+            masks, feats = space.encode(sheet)
+            mask, fvals = int(masks[0]), [int(x) for x in feats[0]]
+            boxes = [b for b in space.boxes if b not in sheet]
+            table = np.empty((len(boxes), len(space.tt.rolls)))
+            for i, b in enumerate(boxes):
+                table[i] = space.box_row(mask, fvals, self.table.values, b, roll_number)
+            return boxes, table
+
+        def plan_key(self, state):
+            return (id(state), state.player, tuple(sorted(state.sheets[state.player].items())))
+
+    return BoxByBox(model)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks decision", description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--decisions", type=int, default=3000)
+    ap.add_argument("--model", default="yahtzee")
+    ap.add_argument("--option", action="append", default=[])
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args(argv)
+    before = machine.load()
+    model = load_model(args.model, dict(o.split("=", 1) for o in args.option))
+    from rulebook.interpreter.solver import OptimalBot, solved
+    solved(model)  # the table, read (or solved) before any timing
+    bots = {"optimal bot": OptimalBot(model), "box by box": baseline_bot(model)}
+    times: dict[str, list[float]] = {k: [] for k in bots}
+    first: dict[str, list[float]] = {k: [] for k in bots}
+    cpus: dict[str, list[float]] = {k: [] for k in bots}
+    rng = random.Random(args.seed)
+    n = 0
+    while n < args.decisions:
+        state = GameState(model, ["cpu"])
+        while not state.is_terminal() and n < args.decisions:
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            fresh = state.roll_number == 1
+            order = list(bots) if n % 2 == 0 else list(bots)[::-1]
+            chosen = {}
+            for name in order:
+                start, cpu = time.perf_counter(), time.thread_time()
+                chosen[name] = bots[name].choose(state)
+                dt, dc = time.perf_counter() - start, time.thread_time() - cpu
+                times[name].append(dt)
+                cpus[name].append(dc)
+                if fresh:
+                    first[name].append(dc)
+            if chosen["optimal bot"] != chosen["box by box"]:
+                print(f"  the two bots disagree at {state.to_json()}: {chosen}")
+                return 1
+            state.apply(chosen["optimal bot"])
+            n += 1
+    bot = bots["optimal bot"]
+    print(f"one optimal decision ({model.id}): {n} decisions at real positions (the optimal bot's own games)")
+    for name in bots:
+        print(f"  {name:12} mean {1e6 * statistics.fmean(cpus[name]):6.0f} µs CPU, {1e6 * statistics.fmean(times[name]):6.0f} µs wall;"
+              f"   first of a turn {1e6 * statistics.fmean(first[name]):6.0f} µs CPU;   median {1e6 * statistics.median(cpus[name]):5.0f} µs CPU")
+    mean = 1e6 * statistics.fmean(cpus["optimal bot"])
+    ratio = statistics.fmean(cpus["box by box"]) / statistics.fmean(cpus["optimal bot"])
+    print(f"  faster than box by box: {ratio:.1f}x; plans kept {len(bot._cache)}; "
+          f"target <= {TARGET_US:.0f} µs mean: {'met' if mean <= TARGET_US else 'NOT met'} ({mean:.0f} µs)")
+    print(f"  {machine.describe(before)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
