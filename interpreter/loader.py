@@ -70,8 +70,8 @@ def schema() -> dict:
 def load_model(name_or_path: str | Path, options: dict[str, str] | None = None, validate: bool | None = None) -> Model:
     """Load, validate and compile a model with the given option values (strings are parsed).
 
-    validate: True checks the schema always (`rulebook check`); None (the default) only for a text
-    not yet seen to pass it (see `load_source`).
+    validate: True checks the schema always; None (the default) only for a text not yet seen to
+    pass it (see `load_source`).
     """
     source, file = _read(name_or_path)
     return load_source(source, file, options, validate)

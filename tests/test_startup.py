@@ -40,7 +40,7 @@ def test_score_imports_neither_numpy_nor_jsonschema_once_the_model_was_seen(tmp_
     assert _imported(args, tmp_path).isdisjoint({"numpy", "jsonschema"})
 
 
-def test_the_schema_is_checked_once_per_text_and_always_by_check(tmp_path, monkeypatch):
+def test_the_schema_is_checked_once_per_text(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
     calls = []
     real = loader._schema_errors
