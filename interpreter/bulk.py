@@ -109,14 +109,11 @@ class Plans:
                                for b in space.boxes], dtype=bool).reshape(B, len(space.feats))
 
     def _grow(self, need: int) -> None:
-        if self.used + need > len(self.box):
-            size = min(self.capacity, max(self.used + need, 2 * len(self.box), PLAN_CHUNK))
-            size = max(size, self.used + need)
-            for name in ("box", "keepv"):
-                old = getattr(self, name)
-                new = np.zeros((size,) + old.shape[1:], dtype=old.dtype)
-                new[:self.used] = old[:self.used]
-                setattr(self, name, new)
+        """Room for `need` more plans: the arrays are made once at full capacity with np.empty, so
+        memory is taken only as plans are written (the bound) and nothing is ever copied."""
+        if len(self.box) < self.capacity:
+            self.box = np.empty((self.capacity,) + self.box.shape[1:], dtype=self.box.dtype)
+            self.keepv = np.empty((self.capacity,) + self.keepv.shape[1:], dtype=self.keepv.dtype)
 
     def slots(self, states: np.ndarray) -> np.ndarray:
         """The slot of each state (an array of state indexes), planning those not cached."""
