@@ -7,9 +7,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
+from gettext import NullTranslations
 
 from ..interpreter.errors import RulebookError, UsageError
 from ..interpreter.model import LANGUAGES
@@ -60,7 +58,10 @@ def translator(lang: str) -> NullTranslations:
                          languages=", ".join(LANGUAGES))
     path = LOCALES_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if lang == "en" or not path.exists():
-        return NullTranslations()
+        return NullTranslations()  # (the standard library's: English needs no Babel, a slow import)
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
