@@ -1,5 +1,5 @@
-"""Start-up: what `--help` and `score` import, the cached parser, the C YAML loader, the schema check
-skipped for a text that passed it. (Times are in `python -m benchmarks startup`, not here.)"""
+"""Start-up: what `--help` and `score` import, the cached parser, the schema check skipped for a text
+that passed it, pages reading each model once. (Times are in `python -m benchmarks startup`, not here.)"""
 from __future__ import annotations
 
 import json
@@ -70,38 +70,6 @@ def test_the_parser_is_kept_in_the_cache_directory(tmp_path):
     cache.write_bytes(b"damaged")  # a damaged cache is rebuilt, not trusted
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert cache.stat().st_size > 1000
-
-
-def _nodes(node):
-    if node is None:
-        return
-    yield node
-    if isinstance(node.value, list):
-        for item in node.value:
-            for sub in item if isinstance(item, tuple) else (item,):
-                yield from _nodes(sub)
-
-
-@pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="PyYAML without libyaml")
-def test_the_c_yaml_loader_reads_the_same_nodes_at_the_same_positions():
-    files = sorted(ROOT.glob("rules/*.yaml")) + sorted(ROOT.glob("tests/**/*.yaml"))
-    compared = 0
-    for path in files:
-        source = path.read_text(encoding="utf-8")
-        try:
-            slow = yaml.compose(source, Loader=yaml.SafeLoader)
-        except yaml.YAMLError:
-            with pytest.raises(yaml.YAMLError):
-                yaml.compose(source, Loader=yaml.CSafeLoader)
-            continue
-        fast = yaml.compose(source, Loader=yaml.CSafeLoader)
-        for a, b in zip(_nodes(slow), _nodes(fast), strict=True):
-            assert (type(a), a.tag, a.start_mark.index, a.end_mark.index, a.start_mark.line, a.start_mark.column) == \
-                   (type(b), b.tag, b.start_mark.index, b.end_mark.index, b.start_mark.line, b.start_mark.column), path
-            if isinstance(a.value, str):
-                assert (a.value, a.style or None) == (b.value, b.style or None), path
-            compared += 1
-    assert compared > 10_000
 
 
 def test_yaml_errors_keep_the_python_loaders_words():
