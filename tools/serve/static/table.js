@@ -445,7 +445,9 @@
   }
   function toggle(i) {
     if (selected.has(i)) selected.delete(i); else selected.add(i);
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".die");
     drawDice(mySeat());
+    if (focused) { keepFocus(focused.dataset.focus); restoreFocus(); }
     if (ws && ws.readyState === 1) ws.send(JSON.stringify({type: "select", dice: [...selected]}));
   }
   async function roll() {
@@ -463,7 +465,6 @@
     const d = e.target.closest(".die");
     if (!d || d.disabled) return;
     toggle(Number(d.dataset.index));
-    keepFocus("die-" + d.dataset.index);
   });
   $("roll").addEventListener("click", roll);
   $("hint-button").addEventListener("click", async () => {
