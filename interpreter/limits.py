@@ -21,13 +21,14 @@ from .errors import Message, Pos, RulebookError, UsageError, did_you_mean
 class Limits:
     """The budget. Sizes in bytes, counts in items; each field is one `--limit` name."""
 
-    file_bytes: int = 2_000_000  # a model, log or save file (bundled models: 6-12 KB)
-    yaml_nodes: int = 100_000  # values in a YAML file, aliases expanded (bundled: < 2,500)
+    file_bytes: int = 1_000_000  # a model, log or save file (bundled models: 6-12 KB)
+    yaml_nodes: int = 20_000  # values in a YAML file, aliases expanded (bundled: 523-810)
     yaml_depth: int = 64  # nesting of YAML mappings and lists (bundled: 14)
     expression_chars: int = 4_000  # characters of one expression (bundled: < 200)
     number_digits: int = 15  # digits of a whole number in a model, an expression, a log or --sheet
     value_digits: int = 15  # digits of any value an expression computes (|v| < 10**15)
-    game_steps: int = 100_000  # steps one player's game can take: the product of nested repeat bounds (bundled: 78)
+    game_steps: int = 100_000  # steps a game can take with the most players: nested repeats multiply (bundled: 528-960)
+    boxes: int = 100  # boxes on a score sheet: every decision weighs each open box for every roll (bundled: 12-20)
     table_bytes: int = 256 * 2**20  # the dice's roll x keep tables (5 dice x 6 faces: 0.9 MB)
     solver_states: int = 4_000_000  # upper estimate of the solver's turn-start states (bundled: <= 1.1 million)
     solver_work: int = 40_000_000_000  # states x (rolls x boxes + keeps x faces x rerolls) (bundled: <= 1e10)
@@ -234,3 +235,12 @@ def flow_errors(flow, players: int) -> list[RulebookError]:
     return [ModelError("a game can run {count} steps here (the repeats around it multiply, with {players} players); "
                        "the limit is {limit}", step.pos, hint_for("game_steps"), count=total, players=players,
                        limit=_current.game_steps)]
+
+
+def box_errors(boxes: list) -> list[RulebookError]:
+    """At most `boxes` boxes on the sheet (the error points at the first one too many)."""
+    from .errors import ModelError
+    if len(boxes) <= _current.boxes:
+        return []
+    return [ModelError("the score sheet has {count} boxes; the limit is {limit}", boxes[_current.boxes].pos,
+                       hint_for("boxes"), count=len(boxes), limit=_current.boxes)]

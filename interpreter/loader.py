@@ -299,6 +299,7 @@ class _Builder:
         flow = self._step(d["flow"], ["flow"])
         self._check_flow(flow)
         self.errors += limits.flow_errors(flow, d["players"]["max"])
+        self.errors += limits.box_errors([b for s in d["sections"] for b in s["boxes"]])
         definitions = {}
         for name in d.get("define", {}):
             c = self._compile(d["define"][name], ("number", "bool", "list", "box", "boxes", "string", "section"),

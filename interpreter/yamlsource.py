@@ -256,9 +256,15 @@ def load_yaml(source: str, file: str) -> Any:
     if len(source) > budget.file_bytes:
         raise ModelError("the file has {size} characters; the limit is {limit}", Pos(file, 1, 1),
                       hint_for("file_bytes"), size=len(source), limit=budget.file_bytes)
-    loader = _BoundedLoader(source, file)
+    loader = None
     try:
+        loader = _BoundedLoader(source, file)  # the reader already refuses unprintable characters here
         root = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, most controls)
+        before = source[: exc.position]
+        pos = Pos(file, before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1)
+        raise ModelError("YAML syntax: the character {char} is not allowed in YAML", pos,
+                         char=f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)) from None
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None
     except yaml.YAMLError as exc:
@@ -266,7 +272,8 @@ def load_yaml(source: str, file: str) -> Any:
     except RecursionError:
         raise ModelError("the file is nested too deeply", Pos(file, 1, 1)) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if root is None:
         raise ModelError("the file is empty", Pos(file, 1, 1))
     try:

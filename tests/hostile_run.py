@@ -64,7 +64,7 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         sys.stdin = io.StringIO(case["stdin"])
         os.chdir(run)
         signal.alarm(HANG_SECONDS)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 try:
@@ -81,6 +81,7 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
             os.chdir(old_cwd)
         record["code"] = code
         record["seconds"] = round(time.perf_counter() - started, 2)
+        record["cpu"] = round(time.process_time() - cpu, 2)
         text = out.getvalue() + err.getvalue()
         if "Traceback (most recent call last)" in text:
             record["traceback"] = text[-3000:]

@@ -29,7 +29,7 @@ def error(fn, *args) -> str:
 
 
 def test_a_big_yaml_list_is_refused_while_it_is_read():
-    set_limits(Limits(yaml_nodes=1000))  # the same check as the default 100,000, a hundred times faster
+    set_limits(Limits(yaml_nodes=1000))  # the same check as the default 20,000, twenty times faster
     text = "items:\n" + "- 1\n" * 400_000  # refused after reading 1,000 of its 400,000 values
     assert error(load_yaml, text, "big.yaml") == \
         "big.yaml:999:3: error: the file has more than 1000 values; raise it with --limit yaml_nodes=N if you trust the file"

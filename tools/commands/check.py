@@ -5,6 +5,7 @@ import sys
 
 from ...interpreter.errors import ErrorList, RulebookError
 from ...interpreter.loader import load_model
+from ..cli import printable
 from .options import add_option_argument, parse_options
 
 
@@ -25,10 +26,10 @@ def run(args) -> int:
         except ErrorList as exc:
             failed = True
             for err in exc.errors:
-                print(error_text(err, lang), file=sys.stderr)
+                print(printable(error_text(err, lang)), file=sys.stderr)
         except RulebookError as exc:
             failed = True
-            print(error_text(exc, lang), file=sys.stderr)
+            print(printable(error_text(exc, lang)), file=sys.stderr)
         else:
             print(_("{path}: ok ({id}: {boxes} boxes, {options} options, {least}-{most} players)").format(
                 path=model.path, id=model.id, boxes=len(model.boxes), options=len(model.options),
