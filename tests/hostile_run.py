@@ -88,7 +88,7 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         leaked = sorted({f"U+{ord(c):04X}" for c in text if c in CONTROL})
         if leaked:
             record["leaked"] = leaked
-        record["stderr"] = err.getvalue()[-400:]
+        record["stderr"] = err.getvalue()[:3000]
         after = snapshot(*watch)
         changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p)
                          and not any(p == a or p.startswith(a + os.sep) for a in allowed))

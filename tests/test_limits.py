@@ -30,7 +30,7 @@ def error(fn, *args) -> str:
 
 def test_a_big_yaml_list_is_refused_while_it_is_read():
     set_limits(Limits(yaml_nodes=1000))  # the same check as the default 20,000, twenty times faster
-    text = "items:\n" + "- 1\n" * 400_000  # refused after reading 1,000 of its 400,000 values
+    text = "items:\n" + "- 1\n" * 200_000  # refused after reading 1,000 of its 200,000 values
     assert error(load_yaml, text, "big.yaml") == \
         "big.yaml:999:3: error: the file has more than 1000 values; raise it with --limit yaml_nodes=N if you trust the file"
 
@@ -83,3 +83,34 @@ def test_squaring_definitions_stop_at_the_value_limit():
         else MINIMAL + "define:\n  d0: sum(dice) + 2\n" + defs
     message = error(load_source, text, "sq.yaml")
     assert "values must have at most 15 digits" in message
+
+
+def test_markdown_pages_show_model_text_literally():
+    from rulebook.tools.documents.pages import build_site
+    text = MINIMAL.replace("name: {en: Mini, de: Mini, nl: Mini}", 'name: {en: "<script>alert(1)</script>", de: Mini, nl: Mini}') \
+        .replace("rule: {en: the ones count,", 'rule: {en: "[click](javascript:alert(1)) | <img src=x onerror=alert(1)>",')
+    files = build_site([load_source(text, "evil.yaml")], ["en"], "md")
+    pages = "".join(v for k, v in files.items() if k.endswith(".md"))
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in pages and "<script>" not in pages
+    import re
+    assert not re.search(r"(?<!\\)\]\(javascript:", pages) and "<img" not in pages
+    assert "\\[click\\](javascript:alert(1)) \\| &lt;img" in pages
+
+
+def test_the_terminal_prints_names_with_brackets_as_they_are(capsys):
+    from rulebook.interpreter.game import Game, Seat
+    from rulebook.tools.terminal.view import View
+    text = MINIMAL.replace("name: {en: Ones, de: Einer, nl: Enen}", 'name: {en: "[/] [link=http://evil]x[/link]", de: Einer, nl: Enen}')
+    game = Game(load_source(text, "m.yaml"), [Seat("[bold red]Ann[/]", "human")], 1)
+    view = View("en")  # its own console: rich markup off
+    view.console.width = 120
+    game.apply(game.roll())
+    view.board(game.state)
+    shown = capsys.readouterr().out
+    assert "[/] [link=http://evil]x[/link]" in shown and "[bold red]Ann[/]" in shown
+
+
+def test_player_names_with_control_characters_are_refused():
+    from rulebook.interpreter.game import parse_players
+    assert "control characters" in error(parse_players, "\x1b]8;;http://evil\x07x:random")
+    assert "at most 40 characters" in error(parse_players, "x" * 41 + ":random")
