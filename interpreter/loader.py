@@ -17,7 +17,7 @@ from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
 from .limits import read_untrusted
-from .model import LANGUAGES, Bonus, Box, Model, Option, Ranking, Section, Step, Target
+from .model import LANGUAGES, Bonus, Box, Column, Model, Option, Ranking, Section, Step, Target
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -309,12 +309,13 @@ class _Builder:
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
         if end_if is not None and not end_if.deps and end_if(Context()) is False:
             end_if = None  # the chosen options rule an early end out: the game runs its full course
-        targets = self._targets(boxes)
+        columns = self._columns()
+        targets = self._targets(boxes, columns)
         ranking = self._ranking()
         if self.errors:
             unique = {str(e): e for e in self.errors}  # a broken definition fails at every use
             raise ErrorList(sorted(unique.values(), key=lambda e: (e.pos.line, e.pos.col)))
-        return Model(
+        model = Model(
             id=str(d["id"]), name=self._text(d["name"]), tagline=self._opt_text(d, "tagline"),
             objective=self._opt_text(d, "objective"), min_players=d["players"]["min"],
             max_players=d["players"]["max"], n_dice=d["dice"]["count"], faces=d["dice"]["faces"],
@@ -322,16 +323,33 @@ class _Builder:
             sections=tuple(sections), boxes=boxes, bonuses=tuple(bonuses), flow=flow, end_if=end_if,
             path=self.file, source=self.source, hash=model_hash(self.source),
             definitions=definitions, targets=targets,
-            cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking,
+            cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking, columns=columns,
         )
+        from .soundness import check_soundness  # it scores rolls, so it needs the built model
+        problems = check_soundness(model)
+        if problems:
+            raise ErrorList(problems)
+        return model
 
     # the sheet's cells and the ranking -------------------------------------------
-    def _targets(self, boxes: dict[str, Box]) -> dict[str, "Target"]:
-        """Every place a write can go, with its cells (see `Target`), in sheet order."""
+    def _columns(self) -> tuple[Column, ...]:
+        out, seen = [], set()
+        for c in self.data.get("columns", []):
+            cid = str(c["id"])
+            if cid in seen:
+                self.fail(f"two columns are called '{cid}'", c.value_pos["id"])
+            seen.add(cid)
+            out.append(Column(cid, self._text(c["name"]), int(c.get("multiplier", 1)), str(c.get("order", "free"))))
+        return tuple(out)
+
+    def _targets(self, boxes: dict[str, Box], columns: tuple[Column, ...]) -> dict[str, "Target"]:
+        """Every place a write can go, with its cells (see `Target`), in sheet order (column by column)."""
         out = {}
-        for box in boxes.values():
-            cells = (box.id,) if box.uses == 1 else tuple(f"{box.id}#{k}" for k in range(1, box.uses + 1))
-            out[box.id] = Target(box.id, box.id, None, cells)
+        for column in columns or (None,):
+            for box in boxes.values():
+                tid = box.id if column is None else f"{box.id}@{column.id}"
+                cells = (tid,) if box.uses == 1 else tuple(f"{tid}#{k}" for k in range(1, box.uses + 1))
+                out[tid] = Target(tid, box.id, column.id if column else None, cells)
         return out
 
     def _winner(self) -> str:
@@ -497,8 +515,11 @@ class _Builder:
                 v = self._compile(b["progress"]["value"], "number", {"sheet"}, "a progress value")
                 g = self._compile(b["progress"]["goal"], "number", {"sheet"}, "a progress goal")
                 progress = (v, g) if v and g else None
+            per_column = bool(b.get("per_column", False))
+            if per_column and (b["when"] != "end" or "columns" not in self.data):
+                self.fail("only an end bonus on a sheet with columns can be scored per column", b.key_pos["per_column"])
             out.append(Bonus(bid, self._text(b["name"]), str(b["section"]) if "section" in b else None,
-                             str(b["when"]), points, self._variant(b["rule"], []), progress))
+                             str(b["when"]), points, self._variant(b["rule"], []), progress, per_column))
         return out
 
     # flow ----------------------------------------------------------------
@@ -527,9 +548,13 @@ class _Builder:
             if key in node and kind != owner:
                 self.fail(f"'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key])
         children = tuple(self._step(s, where + ["steps", i]) for i, s in enumerate(node.get("steps", [])))
+        if "otherwise" in node and kind != "write":
+            self.fail(f"'otherwise' belongs to a write step, not a {kind} step", node.key_pos["otherwise"])
         return Step(str(node["id"]), kind, self._text(node["name"]), children, times,
                     str(node["dice"]) if "dice" in node else None, bool(node.get("can_stop", False)),
-                    allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos)
+                    allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos,
+                    str(node["otherwise"]) if "otherwise" in node else None,
+                    node.value_pos.get("times") if kind == "repeat" else None)
 
     def _check_flow(self, flow: Step) -> None:
         kinds = [s.kind for s in flow.walk()]

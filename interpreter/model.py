@@ -98,6 +98,7 @@ class Bonus:
     points: Compiled
     rule: Text
     progress: tuple[Compiled, Compiled] | None = None
+    per_column: bool = False  # an end bonus scored in each column (with its multiplier)
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,8 @@ class Step:
     allowed: Compiled | None = None
     rule: Text | None = None
     pos: Pos | None = None
+    otherwise: str | None = None  # write: what happens when no box may take the dice ('scratch')
+    times_pos: Pos | None = None  # repeat: where `times` is written
 
     def walk(self):
         """This step and every step below it, depth first."""

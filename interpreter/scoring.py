@@ -91,6 +91,16 @@ class Scorer:
         for t in model.targets.values():
             self._cells.setdefault(t.column, {})[t.box] = t.cells
         self._target_of = {c: t for t in model.targets.values() for c in t.cells}
+        # box -> its cells in every column, in column order (what column_values/columns_filled read)
+        self._rows: dict[str, tuple[tuple[str, ...], ...]] = {}
+        for t in model.targets.values():
+            self._rows[t.box] = self._rows.get(t.box, ()) + (t.cells,)
+        self.columns = {c.id: c for c in model.columns}
+        if self.columns:  # outside any column, a box is all its cells in every column
+            self._cells[None] = {b: sum(rows, ()) for b, rows in self._rows.items()}
+        # what each write target counts as: its column's multiplier (1 without columns)
+        self.multiplier = {t.id: self.columns[t.column].multiplier if t.column else 1 for t in model.targets.values()}
+        self._column_targets = {c: [t for t in model.targets.values() if t.column == c] for c in self.columns}
 
     def is_open(self, target: str, sheet: Sheet) -> bool:
         """Whether a write target has a cell left (cells fill in order, so: its last one is empty)."""
@@ -104,7 +114,19 @@ class Scorer:
         """The sheet as expressions see it (in one column, on a sheet with columns)."""
         if self.simple:
             return _view(sheet)
-        return CellView(sheet, self._cells[column])
+        return CellView(sheet, self._cells[column], self._rows)
+
+    def order_allows(self, target: str, sheet: Sheet) -> bool:
+        """Whether the fill order of the target's column lets it be written now (free: always;
+        down: it is the column's first open box from the top; up: from the bottom)."""
+        t = self.targets[target]
+        column = self.columns.get(t.column) if t.column else None
+        if column is None or column.order == "free":
+            return True
+        open_ = [c for c in self._column_targets[column.id] if c.cells[-1] not in sheet]
+        if not open_:
+            return False
+        return (open_[0] if column.order == "down" else open_[-1]).id == target
 
     @classmethod
     def for_model(cls, model: Model) -> "Scorer":
@@ -168,7 +190,7 @@ class Scorer:
         step = step or self._write_step
         out = {}
         for target, option in plan.items():
-            if not self.is_open(target, sheet):
+            if not self.is_open(target, sheet) or not self.order_allows(target, sheet):
                 continue
             if option is _DYNAMIC:
                 option = self._option(self.context(dice, sheet, target, roll_number), target, step)
@@ -206,6 +228,8 @@ class Scorer:
         if step is not None and step.allowed is not None and not step.allowed(ctx):
             return None
         parts = tuple((b.id, p) for b in self._write_bonuses if (p := b.points(ctx)))
+        if parts and not self.simple and self.multiplier[box_id] != 1:  # a write bonus counts with its column
+            parts = tuple((b, p * self.multiplier[box_id]) for b, p in parts)
         return Choice(box_id, self.model.boxes[ctx.target].score(ctx), sum(p for _, p in parts)), parts
 
     def _plan(self, ctx: Context, sheet: Sheet, step: Step | None) -> tuple[bool, dict]:
@@ -245,7 +269,15 @@ class Scorer:
     def progress(self, sheet: Sheet) -> dict[str, tuple[int, int]]:
         """Bonus id → (value, goal), for bonuses that show progress."""
         ctx = Context(sheet=self.view(sheet))
-        return {b.id: (b.progress[0](ctx), b.progress[1](ctx)) for b in self.model.bonuses if b.progress}
+        out = {}
+        for b in self.model.bonuses:
+            if b.progress and b.per_column and self.columns:
+                for cid in self.columns:
+                    c = Context(sheet=self.view(sheet, cid))
+                    out[f"{b.id}@{cid}"] = (b.progress[0](c), b.progress[1](c))
+            elif b.progress:
+                out[b.id] = (b.progress[0](ctx), b.progress[1](ctx))
+        return out
 
     def totals(self, sheet: Sheet, awards: Mapping[str, int] | None = None) -> dict[str, int]:
         """Section totals, every bonus, and `total` (everything added up)."""
@@ -254,20 +286,36 @@ class Scorer:
         if self.simple:
             for section_id, boxes in self._sections:
                 out[section_id] = sum([get(b, 0) for b in boxes])
-        else:
+        elif not self.columns:
             targets = self.targets
             for section_id, boxes in self._sections:
                 out[section_id] = sum(get(c, 0) for t in targets.values() if t.box in boxes for c in t.cells)
+        else:  # per column (raw, as `section@column`), and counted with the column's multiplier
+            for section_id, boxes in self._sections:
+                out[section_id] = 0
+                for cid, column in self.columns.items():
+                    raw = sum(get(c, 0) for t in self._column_targets[cid] if t.box in boxes for c in t.cells)
+                    out[f"{section_id}@{cid}"] = raw
+                    out[section_id] += raw * column.multiplier
         bonuses = 0
         if self._end_bonuses:
             ctx = Context(sheet=self.view(sheet))
             for b in self._end_bonuses:
-                out[b.id] = points = b.points(ctx)
+                if b.per_column and self.columns:
+                    out[b.id] = points = 0
+                    for cid, column in self.columns.items():
+                        raw = b.points(Context(sheet=self.view(sheet, cid)))
+                        out[f"{b.id}@{cid}"] = raw
+                        points += raw * column.multiplier
+                    out[b.id] = points
+                else:
+                    out[b.id] = points = b.points(ctx)
                 bonuses += points
         for b in self._write_bonuses:
             out[b.id] = points = awards.get(b.id, 0) if awards else 0
             bonuses += points
-        out["total"] = sum(sheet.values()) + bonuses
+        out["total"] = (sum(sheet.values()) if not self.columns
+                        else sum(out[section_id] for section_id, _ in self._sections)) + bonuses
         return out
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .actions import Action, Keep, Roll, Stop, Write
 from .dice import outcomes, sub_multisets
-from .errors import IllegalActionError, Message, SaveFileError, as_message, did_you_mean
+from .errors import IllegalActionError, Message, ModelError, SaveFileError, as_message, did_you_mean
 from .model import Model, Step
 from .scoring import Choice, Option, Scorer
 
@@ -455,6 +455,28 @@ class GameState:
                                                             self.roll_number, self._op[1])
         return options
 
+    def _no_box(self, op: tuple) -> None:
+        """No box may take the dice: the step's `otherwise` says what happens (scratch: write 0 into
+        any open box), or the model is unsound here and this is an error with the rule's position
+        (`rulebook check` refuses such models; the engine never skips a write silently)."""
+        step = op[1]
+        sheet = self.sheets[self.player]
+        scorer = self.scorer
+        if step.otherwise == "scratch":
+            self._plan = None
+            self._options = {t: (Choice(t, 0, 0), ()) for t in self.model.targets
+                             if scorer.is_open(t, sheet) and (scorer.simple or scorer.order_allows(t, sheet))}
+            if self._options:
+                return
+        where = step.allowed.text.pos if step.allowed is not None else step.pos
+        dice = " ".join(map(str, self.dice))
+        if len(sheet) == len(self.model.cells):
+            raise ModelError("step '{step}' asks {player} to write, but their sheet is full", step.pos,
+                             step=step.id, player=self.players[self.player])
+        raise ModelError("no box may take the roll {dice} at step '{step}'", where,
+                         "allow a box for every roll, or say what happens then with 'otherwise: scratch'",
+                         dice=dice, step=step.id)
+
     def _can_write(self, op: tuple) -> bool:
         """On arriving at a write step: whether any box may take the dice (else the step is skipped)."""
         self._options = None
@@ -500,18 +522,16 @@ class GameState:
                     pc += 1
             elif code is _LEAF:
                 self._op = op
-                if op[2] is _WRITE:  # skipped if no box may take the dice
+                if op[2] is _WRITE:  # some box must be able to take the dice
                     sheet = self.sheets[self.player]
                     self._options = None
                     entry = op[10].get(self.dice) if op[10] is not None else None
                     if entry is not None and entry[0]:  # a static plan
                         self._plan = plan = entry[1]
                         if next(filterfalse(sheet.__contains__, plan), None) is None:
-                            pc += 1
-                            continue
+                            self._no_box(op)
                     elif not self._can_write(op):
-                        pc += 1
-                        continue
+                        self._no_box(op)
                 return
             elif code is _TURNS:
                 counters = self._counters

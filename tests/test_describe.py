@@ -174,9 +174,10 @@ def test_end_text(yahtzee, lang):
 
 
 def test_texts_follow_the_model_numbers_plurals_and_options(tmp_path):
+    # 21 rounds fill 12 boxes and a Chance used 9 times (a flow must give exactly the writes the sheet needs)
     m = edited(tmp_path, ("times: 13", "times: 21"), ("times: 2\n", "times: 1\n"), ("can_stop: true", "can_stop: false"),
                ("winner: highest_total", "winner: lowest_total"), ("count: 5, faces: 6", "count: 2, faces: 6"),
-               examples=False)
+               ("        score: sum(dice)\n", "        score: sum(dice)\n        uses: 9\n"), examples=False)
     rerolls = m.step("rerolls")
     assert [bound_text(m.flow, m, lang) for lang in LANGUAGES] == [
         "twenty-one rounds", "einundzwanzig Runden", "eenentwintig rondes"]
@@ -188,7 +189,12 @@ def test_texts_follow_the_model_numbers_plurals_and_options(tmp_path):
         "dobbelstenen houden en de rest opnieuw gooien"]
     assert [step_sentence(m.step("first_roll"), m, lang) for lang in LANGUAGES] == [
         "Both dice are rolled.", "Beide Würfel werden geworfen.", "Beide dobbelstenen worden gegooid."]
-    assert end_text(m, "en").startswith("After twenty-one rounds the game ends; the player with the lowest total")
+    assert end_text(m, "en").startswith("After twenty-one rounds, when every box is filled, the game ends; "
+                                        "the player with the lowest total")
+    assert [step_sentence(m.step("write"), m, lang).split("; ")[-1] for lang in LANGUAGES] == [
+        "each box takes as many entries as the sheet shows.",
+        "jedes Feld nimmt so viele Einträge auf, wie der Spielzettel zeigt.",
+        "elk vakje krijgt zoveel invullingen als het scoreblad aangeeft."]
     assert "es gewinnt, wer die niedrigste Gesamtsumme hat" in end_text(m, "de")
     assert "wie het laagste totaal heeft, wint" in end_text(m, "nl")
     assert [edge_text(m.step("keep"), m, lang, "stop") for lang in LANGUAGES] == ["", "", ""]

@@ -280,10 +280,11 @@ def test_random_play_out_to_the_end(name, players):
         bonus_ids = [b.id for b in model.bonuses]
         for p in range(players):
             totals = state.totals(p)
-            assert totals["total"] == sum(state.sheets[p].values()) + sum(totals[b] for b in bonus_ids)
+            factor = {t.id: state.scorer.multiplier[t.id] for t in model.targets.values()}  # 1 without columns
             for section in model.sections:
-                cells = [c for t in model.targets.values() if t.box in section.boxes for c in t.cells]
-                assert totals[section.id] == sum(state.sheets[p].get(c, 0) for c in cells)
+                cells = [(c, factor[t.id]) for t in model.targets.values() if t.box in section.boxes for c in t.cells]
+                assert totals[section.id] == sum(state.sheets[p].get(c, 0) * f for c, f in cells)
+            assert totals["total"] == sum(totals[s.id] for s in model.sections) + sum(totals[b] for b in bonus_ids)
             if state.ended_by is None:
                 assert set(state.sheets[p]) == set(model.cells)  # every entry of every box written
         assert state.returns() == [state.scorer.final_score(state.sheets[p], state.awards[p])[0] for p in range(players)]

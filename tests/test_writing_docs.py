@@ -42,3 +42,71 @@ def test_rows_boxes_used_several_times_and_the_winner():
     # one point each (sixes at 36 or more); b's total is 48, a's 36: b wins the tie
     state.sheets[1]["pairs#1"] = 6
     assert state.ranking() == [(1, "b", 1), (2, "a", 1)]
+
+
+COLUMNS = ROOT / "tests/data/examples/columns.yaml"
+SCRATCH = ROOT / "tests/data/examples/scratch.yaml"
+
+
+def test_columns_cells_order_and_multiplier():
+    model = load_model(COLUMNS)
+    scorer = Scorer(model)
+    assert list(model.targets) == ["low@free", "high@free", "double@free", "low@down", "high@down", "double@down"]
+    # the Down column takes its first open box only; the Free column any open box
+    assert {c.box for c in scorer.choices([2, 5], {})} == {"low@free", "high@free", "double@free", "low@down"}
+    assert {c.box for c in scorer.choices([2, 5], {"low@down": 2})} >= {"high@down"}
+    assert "double@down" not in {c.box for c in scorer.choices([2, 5], {"low@down": 2})}
+    # totals: Free counts once, Down twice; the column bonus is scored per column (5 at 15)
+    sheet = {"low@free": 2, "high@free": 5, "double@free": 10, "low@down": 3, "high@down": 6, "double@down": 0}
+    totals = scorer.totals(sheet)
+    assert (totals["sheet@free"], totals["sheet@down"]) == (17, 9)
+    assert (totals["column_bonus@free"], totals["column_bonus@down"]) == (5, 0)
+    assert totals["sheet"] == 17 + 2 * 9 and totals["column_bonus"] == 5
+    assert totals["total"] == 35 + 5
+
+
+def test_columns_a_write_names_box_and_column():
+    from rulebook.interpreter.actions import Write
+    state = GameState(load_model(COLUMNS), ["a"])
+    state.apply(state.legal_actions()[0])
+    state.apply(Write("low@down"))
+    assert list(state.sheets[0]) == ["low@down"]
+
+
+def _at_write(model, dice, sheet):
+    from rulebook.interpreter.actions import Roll
+    state = GameState(model, ["a"])
+    state.sheets[0].update(sheet)
+    state.apply(Roll(dice))
+    return state
+
+
+def test_scratch_when_no_box_fits():
+    model = load_model(SCRATCH)
+    assert model.step("write").otherwise == "scratch"
+    state = _at_write(model, (2, 3), {})
+    assert [str(a) for a in state.legal_actions()] == ["write sixes", "write pair"]
+    assert [c.points for c in state.write_choices()] == [0, 0]
+    state = _at_write(model, (6, 6), {})
+    assert {c.box: c.points for c in state.write_choices()} == {"sixes": 12, "pair": 12}
+
+
+def test_without_otherwise_check_refuses_and_the_engine_never_skips(capsys):
+    from rulebook.interpreter.errors import ErrorList, ModelError
+    from rulebook.interpreter.loader import load_source
+    text = SCRATCH.read_text(encoding="utf-8")
+    strict = text.replace("          otherwise: scratch\n", "")
+    with pytest.raises(ErrorList) as err:
+        load_source(strict, "scratch.yaml")
+    line = next(i for i, l in enumerate(strict.splitlines(), 1) if "allowed:" in l)
+    assert str(err.value.errors[0]).startswith(f"scratch.yaml:{line}:20: error: the write rule of step 'write' "
+                                                "lets no box take the roll 1 2 on the empty sheet")
+    # a rule the check cannot see through (it fills the sheet with 0 and with best scores): the
+    # engine stops with the rule's position instead of skipping the write
+    sly = strict.replace("allowed: (target == sixes and 6 in dice) or (target == pair and dice[0] == dice[1])",
+                         "allowed: target != pair or value(sixes) != 6")
+    model = load_source(sly, "sly.yaml")
+    with pytest.raises(ModelError) as stop:
+        _at_write(model, (1, 2), {"sixes": 6})
+    assert str(stop.value) == (f"sly.yaml:{line}:20: error: no box may take the roll 1 2 at step 'write'; "
+                               "allow a box for every roll, or say what happens then with 'otherwise: scratch'")

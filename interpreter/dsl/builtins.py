@@ -54,6 +54,8 @@ SHEET: list[Builtin] = [
     Builtin("open_count", ("section",), "number", None, "How many boxes of a section are still open.", "open_count(lower)", sheet=True),
     Builtin("uses", ("box",), "number", None, "How many entries the player has written into a box (a box may take several, see `uses:`).", "uses(chance)", sheet=True),
     Builtin("entries", ("box",), "list", None, "The points of each entry written into a box, in the order written.", "entries(chance)", sheet=True),
+    Builtin("column_values", ("box",), "list", None, "The value of a box in every column of the sheet, in column order (one item on a sheet without columns).", "column_values(chance)", sheet=True),
+    Builtin("columns_filled", ("box",), "number", None, "In how many columns of the sheet a box is filled (0 or 1 on a sheet without columns).", "columns_filled(chance)", sheet=True),
     Builtin("boxes", ("section",), "boxes", None, "The boxes of a section in sheet order; index from 0.", "boxes(upper)[dice[0] - 1]"),
 ]
 

@@ -53,6 +53,12 @@ class SheetView:
         p = self.points
         return (p[box],) if box in p else ()
 
+    def column_values(self, box: str) -> tuple[int, ...]:
+        return (self.value(box),)
+
+    def columns_filled(self, box: str) -> int:
+        return 1 if self.filled(box) else 0
+
 
 class CellView(SheetView):
     """A sheet of cells (boxes used several times, columns) seen box by box, as expressions see it.
@@ -61,10 +67,12 @@ class CellView(SheetView):
     cells are, its value is the sum of its entries.
     """
 
-    __slots__ = ("cells",)
+    __slots__ = ("cells", "rows")
 
-    def __init__(self, points: dict[str, int], cells: dict[str, tuple[str, ...]]):
+    def __init__(self, points: dict[str, int], cells: dict[str, tuple[str, ...]],
+                 rows: dict[str, tuple[tuple[str, ...], ...]] | None = None):
         self.points, self.cells = points, cells
+        self.rows = rows or {b: (c,) for b, c in cells.items()}  # box -> its cells in every column
 
     def filled(self, box: str) -> bool:
         p = self.points
@@ -88,6 +96,14 @@ class CellView(SheetView):
     def entries(self, box: str) -> tuple[int, ...]:
         p = self.points
         return tuple(p[c] for c in self.cells[box] if c in p)
+
+    def column_values(self, box: str) -> tuple[int, ...]:
+        p = self.points
+        return tuple(sum(p.get(c, 0) for c in cells) for cells in self.rows[box])
+
+    def columns_filled(self, box: str) -> int:
+        p = self.points
+        return sum(1 for cells in self.rows[box] if all(c in p for c in cells))
 
 
 class Context:
@@ -497,6 +513,12 @@ class Compiler:
         if name == "entries":
             (b,) = fns
             return lambda ctx: ctx.sheet.entries(b(ctx))
+        if name == "column_values":
+            (b,) = fns
+            return lambda ctx: ctx.sheet.column_values(b(ctx))
+        if name == "columns_filled":
+            (b,) = fns
+            return lambda ctx: ctx.sheet.columns_filled(b(ctx))
         if name == "boxes":
             (s,) = fns
             return lambda ctx: sections[s(ctx)]

@@ -331,32 +331,44 @@ _WRITE = {
     "en": {
         "who": _WHO["en"],
         "choice": "an open box, with the points it would score",
+        "notes": """{%- for c in cols %} Column “{{ c.name }}”{% if c.mult != 1 %} counts {{ freq(c.mult) }}{% endif %}
+{%- if c.mult != 1 and c.order != 'free' %} and{% endif %}
+{%- if c.order == 'down' %} is filled from the top down{% elif c.order == 'up' %} is filled from the bottom up{% endif %}.{% endfor %}
+{%- if scratch %} If no box may take the dice, {{ who }} crosses out an open box for 0 points.{% endif %}""",
         "sentence": """
 {{- who|capfirst }} writes the dice into an open box and scores what they are worth there; \
 {% if uses %}{{ 'the box' if boxes == 1 else 'each of the ' ~ num(boxes) ~ ' boxes' }} is filled {{ freq(uses) }}
 {%- else %}each box takes as many entries as the sheet shows{% endif %}
-{%- if columns %}, in each of the {{ num(columns) }} columns{% endif %}.""",
-        "label": "{{ who }} chooses:\n{{ choice }}",
+{%- if columns %}, in each of the {{ num(columns) }} columns{% endif %}.{{ ' ' ~ notes if notes }}""",
+        "label": "{{ who }} chooses:\n{{ choice }}{{ '\n' ~ notes if notes }}",
     },
     "de": {
         "who": _WHO["de"],
         "choice": "ein freies Feld, mit den Punkten, die es bringen würde",
+        "notes": """{%- for c in cols %} Die Spalte „{{ c.name }}“{% if c.mult != 1 %} zählt {{ freq(c.mult) }}{% endif %}
+{%- if c.mult != 1 and c.order != 'free' %} und{% endif %}
+{%- if c.order == 'down' %} wird von oben nach unten gefüllt{% elif c.order == 'up' %} wird von unten nach oben gefüllt{% endif %}.{% endfor %}
+{%- if scratch %} Darf kein Feld den Wurf aufnehmen, streicht, {{ who }}, ein freies Feld mit 0 Punkten.{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; \
 {% if uses %}{{ 'das Feld wird' if boxes == 1 else 'jedes der ' ~ num(boxes) ~ ' Felder wird' }} {{ freq(uses) }} ausgefüllt
 {%- else %}jedes Feld nimmt so viele Einträge auf, wie der Spielzettel zeigt{% endif %}
-{%- if columns %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.""",
-        "label": "{{ who }}, wählt:\n{{ choice }}",
+{%- if columns %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.{{ ' ' ~ notes if notes }}""",
+        "label": "{{ who }}, wählt:\n{{ choice }}{{ '\n' ~ notes if notes }}",
     },
     "nl": {
         "who": _WHO["nl"],
         "choice": "een open vakje, met de punten die het zou opleveren",
+        "notes": """{%- for c in cols %} Kolom ‘{{ c.name }}’{% if c.mult != 1 %} telt {{ freq(c.mult) }}{% endif %}
+{%- if c.mult != 1 and c.order != 'free' %} en{% endif %}
+{%- if c.order == 'down' %} wordt van boven naar beneden ingevuld{% elif c.order == 'up' %} wordt van beneden naar boven ingevuld{% endif %}.{% endfor %}
+{%- if scratch %} Mag geen vakje de worp opnemen, dan schrapt {{ who }} een open vakje voor 0 punten.{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; \
 {% if uses %}{{ 'het vakje' if boxes == 1 else 'elk van de ' ~ num(boxes) ~ ' vakjes' }} wordt {{ freq(uses) }} ingevuld
 {%- else %}elk vakje krijgt zoveel invullingen als het scoreblad aangeeft{% endif %}
-{%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.""",
-        "label": "{{ who }}, kiest:\n{{ choice }}",
+{%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.{{ ' ' ~ notes if notes }}""",
+        "label": "{{ who }}, kiest:\n{{ choice }}{{ '\n' ~ notes if notes }}",
     },
 }
 
@@ -524,10 +536,14 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
         if step.kind == "repeat" else step.can_stop,
         "unkept": step.dice == "unkept",
         "rolls_rest": step.kind == "keep" and _rolls_rest(step, parents),
+        "scratch": step.otherwise == "scratch",
+        # the columns with something to say: a multiplier other than 1, or a fill order
+        "cols": [{"name": c.name[lang], "mult": c.multiplier, "order": c.order} for c in model.columns
+                 if c.multiplier != 1 or c.order != "free"],
     }
     if step.kind in ("keep", "write"):
         facts["who"] = _template(kind.templates[lang]["who"]).render(**facts).strip()
-    for part in ("often", "bound", "choice"):
+    for part in ("often", "bound", "choice", "notes"):
         source = kind.templates[lang].get(part)
         if source:
             facts[part] = _template(source).render(**facts).strip()

@@ -1,0 +1,144 @@
+"""What `rulebook check` proves about a flow before anyone plays it (and the engine relies on).
+
+1. **Writes and the sheet agree**: the turns give every player exactly as many writes as the
+   sheet has cells (entries). Otherwise the game would end with empty boxes, or ask for a write
+   when the sheet is full. Refused at the `times` of the repeat that holds the turns.
+2. **No write can face no legal box**: a write step with an `allowed:` rule is tried with every
+   roll (and every roll number it reads) on the empty sheet and on every sheet with a single box
+   left open (the others filled with 0, and with their best score). If some roll leaves no box
+   allowed, the model is refused at its `allowed:` rule, unless the step says what happens then
+   (`otherwise: scratch`: write 0 into any open box).
+
+Writes inside a loop that a player may stop early are not counted (the number is not fixed); the
+model is then not checked for (1).
+"""
+from __future__ import annotations
+
+from math import prod
+
+from .dice import multisets
+from .errors import Message, ModelError, RulebookError
+from .model import Model, Step
+
+
+_CHECKED: dict[tuple, list[RulebookError]] = {}  # the same text and options prove the same
+
+
+def check_soundness(model: Model) -> list[RulebookError]:
+    """The problems found (an empty list: the flow is sound)."""
+    key = (model.path, model.hash, tuple(sorted((k, str(v)) for k, v in model.option_values.items())))
+    if key not in _CHECKED:
+        errors = _check_counts(model)
+        if not errors:
+            errors = _check_writes(model)
+        if len(_CHECKED) > 256:
+            _CHECKED.clear()
+        _CHECKED[key] = errors
+    return list(_CHECKED[key])
+
+
+def _path_to(root: Step, target: Step) -> list[Step]:
+    def search(node, path):
+        if node is target:
+            return path
+        for child in node.steps:
+            found = search(child, path + [node])
+            if found is not None:
+                return found
+        return None
+    return search(root, []) or []
+
+
+def writes_per_player(model: Model) -> int | None:
+    """How many writes the flow gives each player in a full game (None if a player can change it)."""
+    turn = next((s for s in model.flow.walk() if s.kind == "each_player"), None)
+    if turn is None:
+        return None
+    rounds = prod(s.times or 1 for s in _path_to(model.flow, turn) if s.kind == "repeat")
+    total = 0
+    for step in turn.walk():
+        if step.kind != "write":
+            continue
+        loops = [s for s in _path_to(turn, step) if s.kind == "repeat"]
+        if any(k.kind == "keep" and k.can_stop for loop in loops for k in loop.walk()):
+            return None
+        total += prod(s.times or 1 for s in loops)
+    return rounds * total
+
+
+def _check_counts(model: Model) -> list[RulebookError]:
+    writes = writes_per_player(model)
+    cells = len(model.cells)
+    if writes is None or writes == cells:
+        return []
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+    rounds = [s for s in _path_to(model.flow, turn) if s.kind == "repeat"]
+    where = rounds[-1] if rounds else model.flow
+    pos = where.times_pos or where.pos
+    per_round = writes // prod(s.times or 1 for s in rounds) if rounds else writes
+    hint = None
+    outer = per_round * prod(s.times or 1 for s in rounds[:-1])
+    if rounds and outer and cells % outer == 0:
+        hint = Message("with {rounds} rounds the writes fill the sheet", {"rounds": cells // outer})
+    return [ModelError("the turns give each player {writes} writes, but the sheet has {cells} entries to fill",
+                       pos, hint, writes=writes, cells=cells)]
+
+
+def _check_writes(model: Model) -> list[RulebookError]:
+    from .scoring import Scorer
+    steps = [s for s in model.flow.walk() if s.kind == "write" and s.allowed is not None and s.otherwise is None]
+    if not steps:
+        return []
+    scorer = Scorer(model)
+    rolls = multisets(model.n_dice, model.faces)
+    best = {}  # each target's best score, to fill the sheet with
+    for t in model.targets.values():
+        box = model.boxes[t.box]
+        top = 0
+        for r in rolls:
+            try:
+                top = max(top, box.score(scorer.context(r, {}, t.id, 1)))
+            except Exception:  # noqa: BLE001 - a score that needs a fuller sheet: 0 will do
+                pass
+        best[t.id] = top
+    sheets = [("", {})]
+    for t in model.targets.values():
+        others = [u for u in model.targets.values() if u.id != t.id]
+        for fill in ("zero", "best"):
+            sheet = {c: (0 if fill == "zero" else best[u.id]) for u in others for c in u.cells}
+            sheet.update({c: 0 for c in t.cells[:-1]})
+            sheets.append((t.id, sheet))
+    roll_numbers = range(1, _rolls_per_turn(model) + 1) if any("turn" in s.allowed.deps for s in steps) else (1,)
+    errors = []
+    for step in steps:
+        problem = _first_dead_end(scorer, step, sheets, rolls, roll_numbers)
+        if problem:
+            only, dice = problem
+            hint = "allow a box for every roll, or say what happens then with 'otherwise: scratch'"
+            dice = " ".join(map(str, dice))
+            if only:
+                errors.append(ModelError("the write rule of step '{step}' lets no box take the roll {dice} "
+                                         "when only '{box}' is open", step.allowed.text.pos, hint,
+                                         step=step.id, dice=dice, box=only))
+            else:
+                errors.append(ModelError("the write rule of step '{step}' lets no box take the roll {dice} "
+                                         "on the empty sheet", step.allowed.text.pos, hint, step=step.id, dice=dice))
+    return errors
+
+
+def _first_dead_end(scorer, step, sheets, rolls, roll_numbers):
+    for only, sheet in sheets:
+        for rn in roll_numbers:
+            for dice in rolls:
+                if not scorer.write_map(dice, sheet, rn, step):
+                    return only, dice
+    return None
+
+
+def _rolls_per_turn(model: Model) -> int:
+    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+
+    def rolls(step: Step) -> int:
+        inner = sum(rolls(c) for c in step.steps)
+        return (1 if step.kind == "roll" else 0) + (step.times * inner if step.kind == "repeat" else inner)
+    return max(1, rolls(turn))
