@@ -39,6 +39,8 @@ from .solving import is_solved
 from .store import Store
 from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id
 from .texts import LANGUAGE_NAMES, client_texts, kind_names
+from .workshop import Workshop, rule_page_extras
+from .workshop import routes as workshop_routes
 
 log = logging.getLogger("rulebook.serve")
 
@@ -238,6 +240,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         if wait:
             raise ServeError(429, f"too many {what} from your address; try again in {retry_after(wait)} seconds",
                              headers={"Retry-After": retry_after(wait)}, extra={"retry_after": int(retry_after(wait))})
+    workshop = Workshop(db_path)
 
     def tables() -> Tables:
         return store_box["tables"]
@@ -249,10 +252,12 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         store_box["tables"] = t
         store_box["rules"] = RuleSite(t)
         app.state.tables = t
+        workshop.attach(t)
         await t.start()
         try:
             yield
         finally:
+            await workshop.close()
             await t.stop()
             hub.close_all()
             store.close()
@@ -363,6 +368,8 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         kind = mimetypes.guess_type(name)[0] or "text/plain"
         if name.endswith(".yaml"):
             kind = "text/plain"
+        if name.endswith(".html"):  # a game's page: "Edit a copy" and the tap-a-step panel
+            text = rule_page_extras(text, name, pick_lang(request))
         return Response(text, media_type=f"{kind}; charset=utf-8", headers={"X-Content-Type-Options": "nosniff"})
 
     # the API -------------------------------------------------------------------------
@@ -553,6 +560,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         Route("/api/tables/{id}/rematch", api_rematch, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", ws_table),
     ]
+    routes += workshop_routes(workshop, page, pick_lang, SECURITY_HEADERS, lambda: store_box["rules"].files())
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(HostCheck, allowed=tuple(h.lower() for h in allowed_hosts))],
                     exception_handlers={ServeError: on_serve_error, HTTPException: on_http_error, Exception: on_crash})

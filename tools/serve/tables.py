@@ -24,7 +24,7 @@ import anyio
 from ...interpreter.actions import Action, Keep, Roll, Stop, Write, parse_action
 from ...interpreter.errors import IllegalActionError, RulebookError, UsageError
 from ...interpreter.game import Game, Seat
-from ...interpreter.loader import bundled_models, load_model
+from ...interpreter.loader import bundled_models, load_model, load_source
 from ...interpreter.model import Model
 from ...interpreter.bots import BOTS, GreedyBot
 from ...interpreter.state import CHANCE, TERMINAL, GameState
@@ -338,10 +338,14 @@ class Tables:
         self._stopping = False
         self._background: list[asyncio.Task] = []
         self._stand_in = GreedyBot()  # plays for a person whose time ran out
+        self.copy_source = None  # workshop copies: copy id -> YAML text (set by the workshop)
 
     # models -----------------------------------------------------------------------
     def model(self, name: str, options: dict[str, str] | None = None) -> Model:
-        """A bundled model (never a file path from a request) with options, loaded once."""
+        """A bundled model (never a file path from a request) with options, loaded once; or a frozen
+        workshop copy, 'copy:ID', whose text `copy_source` gives (checked in the sandbox first)."""
+        if isinstance(name, str) and name.startswith("copy:") and self.copy_source is not None:
+            return self._copy_model(name, options)
         if not isinstance(name, str) or name not in bundled_models():
             raise ServeError(404, f"there is no game '{_clip(name)}'",
                              f"games: {', '.join(bundled_models())}")
@@ -391,6 +395,23 @@ class Tables:
         task = asyncio.get_running_loop().create_task(coro)
         self._background.append(task)
         task.add_done_callback(lambda t: t in self._background and self._background.remove(t))
+
+    def _copy_model(self, name: str, options: dict[str, str] | None) -> Model:
+        key = (name, tuple(sorted((options or {}).items())))
+        with self._models_lock:
+            model = self._models.get(key)
+        if model is None:
+            try:
+                source = self.copy_source(name[5:])
+            except Exception as exc:  # noqa: BLE001 - the workshop says why (no such copy, not checked)
+                raise ServeError(404, getattr(exc, "message", f"there is no game '{_clip(name)}'")) from None
+            try:
+                model = load_source(source, f"{name.replace(':', '-')}.yaml", dict(options or {}))
+            except RulebookError as exc:
+                raise ServeError(422, exc.message, exc.hint) from None
+            with self._models_lock:
+                self._models[key] = model
+        return model
 
     # start and stop ----------------------------------------------------------------
     async def start(self) -> None:
