@@ -199,3 +199,20 @@ def test_hostile_copies_are_refused_with_a_reason_while_others_are_served(live_s
         result = answer["r"].json()
         assert answer["r"].status_code == 200 and not result["ok"]
         assert re.search(reason, result["errors"][0]["message"]), result
+
+
+def test_the_sandbox_stops_a_job_that_outlasts_its_time_and_says_so():
+    """The outer guard, whatever the loader's own budgets catch first: a worker past its time is killed."""
+    import asyncio
+
+    from rulebook.tools.serve.sandbox import Refused, Sandbox
+
+    async def run():
+        box = Sandbox(wall=0.01, warm=False)
+        try:
+            with pytest.raises(Refused, match="took longer than"):
+                await box.run({"source": YAHTZEE, "render": True})
+            assert box._spare is None
+        finally:
+            await box.close()
+    asyncio.run(run())
