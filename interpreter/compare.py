@@ -158,10 +158,30 @@ def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[
         player=kind, games=games, mean=statistics.fmean(totals), stdev=sd, stderr=sd / games ** 0.5,
         percentiles={f"p{q}": _percentile(totals, q) for q in (5, 25, 50, 75, 95)},
         totals=[g.totals[0] for g in results],
-        zero_rate={b: sum(1 for g in results if g.sheets[0].get(b) == 0) / games for b in model.boxes},
+        zero_rate=_zero_rates(model, results),
         bonus_rate={b.id: sum(1 for g in results if g.bonuses[0][b.id] > 0) / games for b in model.bonuses},
         turns=statistics.fmean(g.turns[0] for g in results),
         rolls=statistics.fmean(g.rolls[0] for g in results))
+
+
+def _cells_of(model: Model) -> dict[str, list[str]]:
+    """Each box's cells: itself on a plain sheet; `box#k` / `box@column` where a box has several."""
+    targets = getattr(model, "targets", None)
+    if not targets:
+        return {b: [b] for b in model.boxes}
+    out: dict[str, list[str]] = {b: [] for b in model.boxes}
+    for t in targets.values():
+        out[t.box].extend(t.cells)
+    return {b: cells or [b] for b, cells in out.items()}
+
+
+def _zero_rates(model: Model, results: list[_Game]) -> dict[str, float]:
+    """Per box: the share of its entries (cells, over all games) written with 0."""
+    out = {}
+    for box, cells in _cells_of(model).items():
+        zeros = sum(1 for g in results for c in cells if g.sheets[0].get(c) == 0)
+        out[box] = zeros / (len(results) * len(cells))
+    return out
 
 
 def first_player_wins(model: Model, kind: str, games: int, seed: int,

@@ -114,3 +114,17 @@ def test_every_compare_text_is_translated():
             catalog = read_po(f)
         missing = sorted(i for i in ids if i not in catalog or not catalog[i].string)
         assert missing == [], (lang, missing)
+
+
+def test_boxes_used_several_times_count_each_entry():
+    """A box with several cells (balut: each box four times) is scratched in a share of its entries."""
+    from rulebook.interpreter.compare import _cells_of
+    model = load_model("balut")
+    cells = _cells_of(model)
+    assert max(len(c) for c in cells.values()) > 1
+    (m,) = compare([(Variant("b", "balut"), model)], 3, 2, use_cache=False)
+    assert m.player in ("greedy", "strong") and not m.exact
+    for box, rate in m.zero_rate.items():
+        entries = 3 * len(cells[box])
+        assert 0 <= rate <= 1 and abs(rate * entries - round(rate * entries)) < 1e-9
+    assert any(rate > 0 for rate in m.zero_rate.values())
