@@ -24,7 +24,7 @@ YAHTZEE = bundled_models()["yahtzee"].read_text(encoding="utf-8")
 @pytest.fixture
 def client(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
-    with TestClient(create_app(tmp_path / "serve.sqlite3", pace=0)) as c:
+    with TestClient(create_app(tmp_path / "serve.sqlite3", pace=0), base_url="http://localhost") as c:
         yield c
 
 
@@ -108,7 +108,7 @@ def test_mistakes_are_reported_at_their_line_and_a_failing_copy_cannot_be_played
     state = client.get(f"/api/tables/{play['table']}").json()
     assert state["players"][0]["name"] == "You" and state["dice"]
     r = client.post(f"/api/tables/{play['table']}/act",
-                    json={"seat": play["seat"], "token": play["token"], "action": "stop"})
+                    json={"seat": play["seat"], "token": play["token"], "action": "stop", "seq": state["seq"]})
     assert r.status_code == 200, r.text
     # editing the copy afterwards does not change the game being played
     assert check(client, copy_id, YAHTZEE, token)["ok"]
