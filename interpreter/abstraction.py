@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .dsl.ast import Expr
 from .dsl.compiler import Compiled, Context
 from .errors import ModelError
@@ -84,15 +86,49 @@ def turn_can_stop(model: Model) -> bool:
 
 @dataclass(frozen=True)
 class Feature:
-    """A sheet quantity the state must carry: ('total', section, cap) or ('equals', box, constant)."""
+    """A sheet quantity the state must carry: ('total', section, cap), ('equals', box, c): whether the
+    box holds exactly c, or ('atleast', box, t): whether it holds t or more."""
 
     kind: str
     name: str  # section or box id
-    limit: int  # cap for totals; the constant for equals
+    limit: int  # cap for totals; the constant for equals and atleast
 
     @property
     def size(self) -> int:
         return self.limit + 1 if self.kind == "total" else 2
+
+    def holds(self, points):
+        """For a box feature: whether writing `points` (a number or an array) makes it true, as 0/1."""
+        p = np.asarray(points)
+        return ((p == self.limit) if self.kind == "equals" else (p >= self.limit)).astype(np.int64)
+
+
+def value_candidates(feats: list[Feature], box: str) -> list[int]:
+    """Numbers that stand for every distinguishable value of a filled box (SENTINEL: below them all)."""
+    out = {0, SENTINEL}
+    for f in feats:
+        if f.name == box and f.kind == "equals":
+            out.add(f.limit)
+        elif f.name == box and f.kind == "atleast":
+            out.update((f.limit, f.limit - 1))
+    return sorted(out)
+
+
+def representative(feats: list[Feature], box: str, bits: dict[int, object]):
+    """The candidate value of a filled box consistent with its tracked yes/no features.
+
+    `bits`: feature position -> 0/1 (numbers, or arrays over a batch of states)."""
+    mine = [(i, f) for i, f in enumerate(feats) if f.name == box and f.kind in ("equals", "atleast")]
+    equal_to = {f.limit for _, f in mine if f.kind == "equals"}
+    out = None
+    for r in reversed(value_candidates(feats, box)):  # the smallest consistent candidate wins
+        if r in equal_to:
+            ok = np.all([np.asarray(bits[i]) == 1 for i, f in mine if f.kind == "equals" and f.limit == r], axis=0)
+        else:
+            ok = np.all([np.asarray(bits[i]) == int(r >= f.limit) if f.kind == "atleast" else np.asarray(bits[i]) == 0
+                         for i, f in mine] or [True], axis=0)
+        out = np.where(ok, r, SENTINEL if out is None else out)
+    return out
 
 
 def scoring_expressions(model: Model) -> list[tuple[str, Compiled]]:
@@ -115,13 +151,34 @@ def _nodes(tree: Expr, seen: set[int]):
         if sub is not None and id(sub) not in seen:
             seen.add(id(sub))
             stack.append((sub, None))
-        stack.extend((a, node) for a in node.args)
+        stack.extend((a, node) for a in _live_args(node))
+
+
+def _decided(node: Expr):
+    """(True, value) if the options alone decide the node (it reads nothing of the game), else (False, None)."""
+    if not node.deps and hasattr(node, "const"):
+        return True, node.const
+    return False, None
+
+
+def _live_args(node: Expr) -> list[Expr]:
+    """The sub-expressions that can matter: a branch the options switch off is never evaluated."""
+    if node.op == "ifelse":
+        known, cond = _decided(node.args[0])
+        if known:
+            return [node.args[1] if cond else node.args[2]]
+    elif node.op in ("and", "or") and node.args:
+        known, first = _decided(node.args[0])
+        if known and bool(first) == (node.op == "or"):
+            return []  # `false and …`, `true or …`: the rest is never read
+    return list(node.args)
 
 
 def features(model: Model) -> list[Feature]:
     """The sheet quantities (beyond filled boxes) that scoring depends on; NotSolvable if a use can't be abstracted."""
     caps: dict[str, int] = {}
     equals: set[tuple[str, int]] = set()
+    atleast: set[tuple[str, int]] = set()
     for label, compiled in scoring_expressions(model):
         seen: set[int] = set()
         for node, parent in _nodes(compiled.ast, seen):
@@ -138,12 +195,13 @@ def features(model: Model) -> list[Feature]:
             if node.value == "total":
                 need = {">=": other, ">": other + 1, "<": other, "<=": other + 1}.get(op, other + 1)
                 caps[arg.const] = max(caps.get(arg.const, 0), need)
-            else:
-                if op not in ("==", "!="):
-                    raise NotSolvable(f"the solver needs value({arg.const}) compared with == or != only", where)
+            elif op in ("==", "!="):
                 equals.add((arg.const, other))
+            else:  # value(b) >= t, > t, < t, <= t: whether it holds t (or t + 1) or more
+                atleast.add((arg.const, other + 1 if op in (">", "<=") else other))
     return ([Feature("total", s, c) for s, c in sorted(caps.items())]
-            + [Feature("equals", b, c) for b, c in sorted(equals)])
+            + [Feature("equals", b, c) for b, c in sorted(equals)]
+            + [Feature("atleast", b, t) for b, t in sorted(atleast)])
 
 
 def _compared_with(node: Expr, parent: Expr | None) -> tuple[int | None, str]:
@@ -219,6 +277,7 @@ class Explorer:
     def __init__(self, model: Model, feats: list[Feature]):
         self.model = model
         self.caps = {f.name: f.limit for f in feats if f.kind == "total"}
+        self.feats = feats
         self.equals: dict[str, list[int]] = {}
         for f in feats:
             if f.kind == "equals":
@@ -233,7 +292,7 @@ class Explorer:
             return list(range(len(self.sections[name]) + 1))
         if kind == "total":
             return list(range(self.caps[name] + 1))
-        return sorted(set([0] + self.equals.get(name, []) + [SENTINEL]))
+        return value_candidates(self.feats, name)
 
     def explore(self, compiled: Compiled, ctx: Context, given: dict | None = None) -> Tree:
         given = dict(given or {})

@@ -1,4 +1,5 @@
-"""Computer players by name: random, greedy (this turn's points) and optimal (the solver's table).
+"""Computer players by name: random, greedy (this turn's points), optimal (the solver's table) and
+strong (exact turns against the sum of exactly solved parts of the sheet, `strong.py`).
 
 `players` has the policies that need no solver; this module adds the ones that do, so the solver
 may build on `PlannerBot` without an import circle.
@@ -13,8 +14,9 @@ from .players import PlannerBot, RandomBot, immediate_table
 from .solver import OptimalBot, greedy_space, greedy_table
 from .writetable import encode
 from .state import GameState
+from .strong import StrongBot
 
-__all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "StrongBot", "make_bot"]
 
 
 class GreedyBot(PlannerBot):
@@ -45,7 +47,7 @@ class GreedyBot(PlannerBot):
         return spaces[id(model)][1]
 
 
-BOTS = {"random", "greedy", "optimal"}
+BOTS = {"random", "greedy", "optimal", "strong"}
 
 
 def make_bot(kind: str, model, rng: random.Random, options=None):
@@ -56,5 +58,7 @@ def make_bot(kind: str, model, rng: random.Random, options=None):
         return GreedyBot()
     if kind == "optimal":
         return OptimalBot(model)
+    if kind == "strong":
+        return StrongBot(model)
     raise UsageError("unknown player kind '{kind}'", Message("choose human, {kinds}", {"kinds": ", ".join(sorted(BOTS))}),
                      kind=kind)

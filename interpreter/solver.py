@@ -18,10 +18,11 @@ from typing import Callable
 
 import numpy as np
 
-from .abstraction import (SENTINEL, Explorer, Feature, NotSolvable, Tree, features, scoring_expressions,
+from .abstraction import (SENTINEL, Explorer, representative, Feature, NotSolvable, Tree, features, scoring_expressions,
                           turn_can_stop, turn_shape)
 from .dsl.compiler import Context
-from . import tablefile
+from . import induction, tablefile
+from .induction import MAX_STATES, Estimate, Limits  # noqa: F401 (MAX_STATES re-exported)
 from .errors import RulebookError
 from .limits import hint_for, limits
 from .model import Model
@@ -30,8 +31,6 @@ from .state import GameState
 from .turn import turn_tables
 
 VERSION = 2  # part of the cache key: bump when the meaning of a table's entries changes
-CHUNK = 12_000  # states per batch when computing write values
-TURN_CHUNK = 256  # states per batch in the within-turn dynamic programming
 
 
 @dataclass
@@ -48,20 +47,27 @@ class Table:
         return float(self.values[0])
 
 
-def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int) -> None:
-    """Refuse a model whose solve would not fit the budget: its turn-start states (every subset of
-    boxes times every value of the tracked sheet quantities) and the work per state (every roll into
-    every box, every keep for every face), both counted exactly before anything is built."""
+def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int, feats: list[Feature] = ()) -> None:
+    """Refuse, before anything is built, a model whose states cannot even be counted within the budget.
+
+    The upper estimate (every subset of boxes times every value of the tracked sheet quantities)
+    and its work (every roll into every box, every keep for every face) are checked against the
+    budget. A model over it whose states can still be counted cheaply (at most 16 boxes read by the
+    quantities, 2^those boxes × the largest quantity's values at most 2^26) passes: its exact count is checked against the
+    limits before the solve (`induction.refuse_beyond`), so `--max-states` can allow it."""
     budget = limits()
     states = (1 << min(boxes, 4096)) * math.prod(sizes)
-    if states > budget.solver_states:
+    read = {f.name for f in feats if f.kind != "total"}
+    read |= {b for f in feats if f.kind == "total" for s in model.sections if s.id == f.name for b in s.boxes}
+    countable = len(read) <= 16 and (1 << len(read)) * max(sizes, default=1) <= 1 << 26 and boxes <= 62
+    if states > budget.solver_states and not countable:
         raise NotSolvable("the solver would need up to {states} states ({boxes} boxes, {values} values of the tracked "
                           "sheet quantities); the limit is {limit} states", model.flow.pos, hint_for("solver_states"),
                           states=_short(states), boxes=boxes, values=_short(math.prod(sizes)), limit=budget.solver_states)
     rolls = math.comb(model.n_dice + model.faces - 1, model.n_dice)
     keeps = math.comb(model.n_dice + model.faces, model.n_dice)
     per_state = rolls * boxes + keeps * model.faces * max(rerolls, 1)
-    if states * per_state > budget.solver_work:
+    if states * per_state > budget.solver_work and not countable:
         raise NotSolvable("the solver would do {work} steps of work ({states} states, {per_state} each); the limit is "
                           "{limit}", model.flow.pos, hint_for("solver_work"), work=_short(states * per_state),
                           states=states, per_state=per_state, limit=budget.solver_work)
@@ -73,22 +79,35 @@ def _short(n: int) -> str:
 
 
 class Space:
-    """States, their encoding, and per-box scoring as decision trees over atoms."""
+    """States, their encoding, and per-box scoring as decision trees over atoms.
 
-    def __init__(self, model: Model):
+    With `boxes`, the space of a part of the sheet only (a relaxed problem: those boxes played on
+    their own, one turn each): boxes outside it count as open and empty, sections tracked only
+    through their boxes inside it.
+    """
+
+    def __init__(self, model: Model, boxes: list[str] | None = None):
         self.model = model
         self.rerolls = turn_shape(model)
-        self.feats = features(model)
-        self.boxes = list(model.boxes)
+        self.boxes = list(boxes) if boxes is not None else list(model.boxes)
+        inside = set(self.boxes)
+        self.feats = [f for f in features(model)
+                      if (f.kind in ("equals", "atleast") and f.name in inside)
+                      or (f.kind == "total" and inside & set(next(s.boxes for s in model.sections if s.id == f.name)))]
+        tracked = {f.name for f in self.feats if f.kind == "total"}
+        self.outside: dict = {("filled", b): False for b in model.boxes if b not in inside}
+        self.outside.update({("value", b): 0 for b in model.boxes if b not in inside})
+        self.outside.update({("total", s.id): 0 for s in model.sections if s.id not in tracked})
         self.bit = {b: 1 << i for i, b in enumerate(self.boxes)}
         self.n = len(self.boxes)
         self.sizes = [f.size for f in self.feats]
-        check_size(model, self.n, self.sizes, self.rerolls)  # before any table is built
+        check_size(model, self.n, self.sizes, self.rerolls, self.feats)  # before anything is built
         self.F = math.prod(self.sizes)
         self.radix = [math.prod(self.sizes[i + 1:]) for i in range(len(self.sizes))]
+        self.entries = (1 << self.n) * self.F  # slots of the dense table (mask × feature values)
         self.tt = turn_tables(model.n_dice, model.faces)
         self.explorer = Explorer(model, self.feats)
-        self.section_bits = {s.id: sum(self.bit[b] for b in s.boxes) for s in model.sections}
+        self.section_bits = {s.id: sum(self.bit.get(b, 0) for b in s.boxes) for s in model.sections}
         write = next(s for s in model.flow.walk() if s.kind == "write")
         self.allowed = write.allowed
         self.last_roll = self.rerolls + 1
@@ -119,7 +138,7 @@ class Space:
                 pts, leg, bon = [], [], []
                 for r, dice in enumerate(self.tt.rolls):
                     ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, b, rn)
-                    given = {("filled", b): False}
+                    given = {**self.outside, ("filled", b): False}
                     pts.append(self.explorer.explore(score, ctx, given))
                     leg.append(self.explorer.explore(self.allowed, ctx, given) if self.allowed else Tree(True))
                     bon.append([self.explorer.explore(x.points, ctx, given) for x in self.write_bonuses])
@@ -151,26 +170,94 @@ class Space:
         out = []
         for f in self.feats:
             if f.kind == "total":
-                sums = {0}
-                for b in self.model.sections[[s.id for s in self.model.sections].index(f.name)].boxes:
-                    if mask & self.bit[b]:
-                        sums = {min(f.limit, s + v) for s in sums for v in self.possible_points[b] if v >= 0}
-                out.append(sorted(sums))
+                sums = self._reachable_sums(f, mask & self.section_bits[f.name])
+                out.append([v for v in range(f.limit + 1) if sums >> v & 1])
             else:
                 filled = mask & self.bit[f.name]
-                out.append([0, 1] if filled and f.limit in self.possible_points[f.name] else [0])
+                seen = sorted({int(f.holds(p)) for p in self.possible_points[f.name]}) if filled else [0]
+                out.append(seen)
         return out
 
-    def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(masks, feature values) of every reachable state with k filled boxes."""
+    def _reachable_sums(self, f: Feature, mask: int) -> int:
+        """The capped totals a section can have with these boxes filled, as a bit set (memoized)."""
+        memo = self.__dict__.setdefault("_sums", {})
+        key = (f.name, f.limit, mask)
+        if key not in memo:
+            if not mask:
+                memo[key] = 1
+            else:
+                low = mask & -mask
+                rest = self._reachable_sums(f, mask & ~low)
+                box = self.boxes[low.bit_length() - 1]
+                full = (1 << (f.limit + 1)) - 1
+                out = 0
+                for v in self.possible_points[box]:
+                    if v >= 0:
+                        shifted = rest << v
+                        out |= (shifted & full) | ((1 << f.limit) if shifted >> f.limit else 0)
+                memo[key] = out
+        return memo[key]
+
+    def sample(self, k: int, count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """`count` random reachable states with k boxes filled (without enumerating the layer)."""
+        rng = np.random.default_rng(seed)
         masks, feats = [], []
-        for mask in range(1 << self.n):
-            if bin(mask).count("1") != k:
+        for _ in range(count):
+            mask = sum(1 << int(i) for i in rng.choice(self.n, size=k, replace=False))
+            masks.append(mask)
+            feats.append([int(rng.choice(d)) for d in self.feature_domains(mask)])
+        return np.array(masks, dtype=np.int64), np.array(feats, dtype=np.int64).reshape(count, len(self.feats))
+
+    def _groups(self) -> list[tuple[int, int, np.ndarray]]:
+        """Per pattern of filled feature-relevant boxes: (pattern, its popcount, feature combos (c, nf))."""
+        if not hasattr(self, "_group_list"):
+            fbits = [1 << i for i in range(self.n) if self._feature_bits & (1 << i)]
+            groups = []
+            for sub in range(1 << len(fbits)):
+                key = sum(b for j, b in enumerate(fbits) if sub >> j & 1)
+                combos = list(product(*self.feature_domains(key)))
+                combos = np.array(combos, dtype=np.int64).reshape(len(combos), len(self.feats))
+                groups.append((key, bin(sub).count("1"), combos))
+            self._group_list = groups
+            self._free = [1 << i for i in range(self.n) if not self._feature_bits & (1 << i)]
+        return self._group_list
+
+    def level_counts(self) -> list[int]:
+        """How many reachable states have k boxes filled, for k = 0..n (counted, not enumerated)."""
+        from math import comb
+        groups = self._groups()
+        free = len(self._free)
+        return [sum(len(c) * comb(free, k - j) for _, j, c in groups if 0 <= k - j <= free)
+                for k in range(self.n + 1)]
+
+    def _free_masks(self, c: int) -> np.ndarray:
+        """Every way to fill c of the boxes no feature reads, as masks."""
+        if not hasattr(self, "_free_by_count"):
+            m = len(self._free)
+            sub = np.arange(1 << m, dtype=np.int64)
+            pc = np.zeros(len(sub), dtype=np.int64)
+            masks = np.zeros(len(sub), dtype=np.int64)
+            for j, bit in enumerate(self._free):
+                on = (sub >> j) & 1
+                pc += on
+                masks |= on * bit
+            self._free_by_count = [np.sort(masks[pc == i]) for i in range(m + 1)]
+        return self._free_by_count[c]
+
+    def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(masks, feature values) of every reachable state with k filled boxes, ordered by mask."""
+        masks, feats = [], []
+        for key, j, combos in self._groups():
+            if not 0 <= k - j <= len(self._free) or not len(combos):
                 continue
-            for combo in product(*self.feature_domains(mask)):
-                masks.append(mask)
-                feats.append(combo)
-        return np.array(masks, dtype=np.int64), np.array(feats, dtype=np.int64).reshape(len(masks), len(self.feats))
+            m = key | self._free_masks(k - j)
+            masks.append(np.repeat(m, len(combos)))
+            feats.append(np.tile(combos, (len(m), 1)))
+        if not masks:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, len(self.feats)), dtype=np.int64)
+        masks, feats = np.concatenate(masks), np.concatenate(feats)
+        order = np.argsort(masks, kind="stable")
+        return masks[order], feats[order]
 
     def index(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
         idx = masks * self.F
@@ -191,17 +278,14 @@ class Space:
             elif kind == "open":
                 a = np.zeros(len(masks), dtype=np.int64)
                 for b in self.model.sections[[s.id for s in self.model.sections].index(name)].boxes:
-                    a += (masks & self.bit[b]) == 0
+                    a += (masks & self.bit[b]) == 0 if b in self.bit else 1  # a box outside a part is open
             elif kind == "total":
                 i = next(i for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
                 a = feats[:, i]
-            else:  # value: 0 while open, the matching constant, or a sentinel
+            else:  # value: 0 while open, else the candidate its tracked yes/no features point to
                 filled = (masks & self.bit[name]) != 0
-                a = np.full(len(masks), SENTINEL, dtype=np.int64)
-                for i, f in enumerate(self.feats):
-                    if f.kind == "equals" and f.name == name:
-                        a = np.where(feats[:, i] == 1, f.limit, a)
-                a = np.where(filled, a, 0)
+                bits = {i: feats[:, i] for i, f in enumerate(self.feats) if f.name == name and f.kind != "total"}
+                a = np.where(filled, np.broadcast_to(representative(self.feats, name, bits), (len(masks),)), 0)
             cache[atom] = a
             return a
         return get
@@ -229,12 +313,13 @@ class Space:
         return out
 
     # one batch of states ------------------------------------------------------------
-    def box_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, box: str, roll_number: int | None = None):
+    def box_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, box: str, roll_number: int | None = None,
+                   closed: np.ndarray | None = None, loose: bool = False):
         """(R, S) value of writing each roll into `box`, for every state of the batch.
 
         The value is points + write bonus + the table's value of the sheet that results; -inf where
         the write rule does not allow the box. Columns of states where the box is already filled
-        are meaningless (the caller masks them). Rolls whose trees do not branch share one row per
+        are meaningless, unless `closed` (where the box is filled) is given: those are -inf. Rolls whose trees do not branch share one row per
         distinct number of points; the few rolls that branch on the sheet are done row by row.
         """
         m, f = masks, feats
@@ -254,24 +339,29 @@ class Space:
                 if ft.kind == "total":
                     idx = idx + np.minimum(ft.limit, f[:, i] + np.maximum(p, 0)) * self.radix[i]
                 else:
-                    idx = idx + (np.asarray(p) == ft.limit).astype(np.int64) * self.radix[i]
+                    idx = idx + ft.holds(p) * self.radix[i]
             return V[idx]
 
         plain = all_plain[box]
         value = np.empty((len(points), len(m)))
         rows = np.stack([future(p) for p in plain.distinct]) if moving else V[base_next][None, :]
+        if closed is not None:
+            np.copyto(rows, -np.inf, where=closed[None, :])  # a few rows: cheaper than masking every roll
         if len(m) > 64:  # large batches: one row at a time, no temporaries
             for r, w, g in zip(plain.rows.tolist(), (plain.which if moving else np.zeros_like(plain.which)).tolist(),
                                plain.gain.tolist()):
                 np.add(rows[w], g, out=value[r])
         else:  # a few states (a bot's decision): all rows at once
             value[plain.rows] = rows[plain.which if moving else 0] + plain.gain[:, None]
-        value[plain.refused] = -np.inf
+        if not loose:
+            value[plain.refused] = -np.inf
         for r in plain.branching:
             p = np.broadcast_to(Space.evaluate(points[r], atoms, len(m)), (len(m),))
             gain = p + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r])
-            allowed = Space.evaluate(legal[r], atoms, len(m))
+            allowed = True if loose else Space.evaluate(legal[r], atoms, len(m))
             value[r] = np.where(allowed, gain + future(p), -np.inf)
+            if closed is not None:
+                value[r, closed] = -np.inf
         return value
 
     def scalar_atoms(self, mask: int, fvals: list[int]):
@@ -285,14 +375,15 @@ class Space:
             if kind == "filled":
                 v = bool(mask & self.bit[name])
             elif kind == "open":
-                v = bin(~mask & self.section_bits[name]).count("1")
+                section = next(s for s in self.model.sections if s.id == name)
+                v = sum(1 for b in section.boxes if not mask & self.bit.get(b, 0))
             elif kind == "total":
                 v = next(fvals[i] for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
             elif not mask & self.bit[name]:
                 v = 0
             else:
-                v = next((f.limit for i, f in enumerate(self.feats)
-                          if f.kind == "equals" and f.name == name and fvals[i]), SENTINEL)
+                bits = {i: fvals[i] for i, f in enumerate(self.feats) if f.name == name and f.kind != "total"}
+                v = int(representative(self.feats, name, bits))
             memo[a] = v
             return v
         return atom
@@ -308,7 +399,7 @@ class Space:
                 if ft.kind == "total":
                     idx += min(ft.limit, fvals[i] + max(p, 0)) * self.radix[i]
                 else:
-                    idx += (p == ft.limit) * self.radix[i]
+                    idx += int(ft.holds(p)) * self.radix[i]
             return idx
 
         all_points, all_legal, all_bonus, all_plain = self._at(roll_number)
@@ -328,6 +419,41 @@ class Space:
                     value[r] = -np.inf
         return value
 
+    def outcomes(self, mask: int, fvals: list[int], box: str, roll_number: int | None = None):
+        """For one state and box, per roll: (points written, points + write bonus or -inf if refused)."""
+        all_points, all_legal, all_bonus, all_plain = self._at(roll_number)
+        plain = all_plain[box]
+        R = len(self.tt.rolls)
+        pts, gain = np.zeros(R, dtype=np.int64), np.empty(R)
+        if len(plain.rows):
+            pts[plain.rows] = np.asarray(plain.distinct, dtype=np.int64)[plain.which]
+            gain[plain.rows] = plain.gain
+            gain[plain.refused] = -np.inf
+        if plain.branching:
+            atom = self.scalar_atoms(mask, fvals)
+            for r in plain.branching:
+                if _walk(all_legal[box][r], atom):
+                    p = _walk(all_points[box][r], atom)
+                    pts[r], gain[r] = p, p + sum(_walk(t, atom) for t in all_bonus[box][r])
+                else:
+                    gain[r] = -np.inf
+        return pts, gain
+
+    def futures(self, mask: int, fvals: list[int], V: np.ndarray, box: str, points: np.ndarray) -> np.ndarray:
+        """V of the sheet after writing each of `points` into `box` (one state)."""
+        base = (mask | self.bit[box]) * self.F + sum(fvals[i] * self.radix[i] for i in self.staying[box])
+        distinct, which = np.unique(points, return_inverse=True)
+        idx = []
+        for p in distinct.tolist():
+            i = base
+            for j, ft in self.moving[box]:
+                if ft.kind == "total":
+                    i += min(ft.limit, fvals[j] + max(p, 0)) * self.radix[j]
+                else:
+                    i += int(ft.holds(p)) * self.radix[j]
+            idx.append(i)
+        return np.asarray(V[idx])[which]
+
     def write_values(self, masks: np.ndarray, feats: np.ndarray, V: np.ndarray, roll_number: int | None = None) -> np.ndarray:
         """(R, S): the best value of writing each final roll, given the table V of fuller sheets."""
         best = np.full((len(self.tt.rolls), len(masks)), -np.inf)
@@ -336,23 +462,34 @@ class Space:
                 open_ = (masks & self.bit[b]) == 0
                 if not open_.any():
                     continue
-                value = self.box_values(masks, feats, V, b, roll_number)
-                np.maximum(best, value, out=best, where=open_[None, :])
-        if np.isinf(best).any() or np.isnan(best).any():
+                value = self.box_values(masks, feats, V, b, roll_number, closed=None if open_.all() else ~open_)
+                np.maximum(best, value, out=best)
+        if not np.isfinite(best.min()) and self.outside:
+            # a part of the sheet: where the rule sends a roll to a box outside the part, let it go
+            # into any open box of the part (the relaxed problem ignores the write rule there)
+            anywhere = np.full_like(best, -np.inf)
+            with np.errstate(invalid="ignore"):
+                for b in self.boxes:
+                    open_ = (masks & self.bit[b]) == 0
+                    if open_.any():
+                        value = self.box_values(masks, feats, V, b, roll_number, None if open_.all() else ~open_, True)
+                        np.maximum(anywhere, value, out=anywhere)
+            best = np.where(best == -np.inf, anywhere, best)
+        if not np.isfinite(best.min()):
             raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
                               self.model.flow.pos)
         return best
 
     def encode(self, sheet: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
         """A concrete sheet as a one-state batch (mask, features)."""
-        mask = sum(self.bit[b] for b in sheet)
+        mask = sum(self.bit[b] for b in sheet if b in self.bit)
         values = []
         for f in self.feats:
             if f.kind == "total":
-                boxes = next(s.boxes for s in self.model.sections if s.id == f.name)
+                boxes = [b for b in next(s.boxes for s in self.model.sections if s.id == f.name) if b in self.bit]
                 values.append(min(f.limit, max(0, sum(sheet.get(b, 0) for b in boxes))))
             else:
-                values.append(int(sheet.get(f.name) == f.limit))
+                values.append(int(f.holds(sheet[f.name])) if f.name in sheet else 0)
         return np.array([mask], dtype=np.int64), np.array([values], dtype=np.int64).reshape(1, len(self.feats))
 
     def end_values(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
@@ -360,7 +497,7 @@ class Space:
         out = np.zeros(len(masks))
         atoms = self.atoms(masks, feats)
         for bonus in self.end_bonuses:
-            tree = self.explorer.explore(bonus.points, Context())
+            tree = self.explorer.explore(bonus.points, Context(), self.outside)
             out = out + Space.evaluate(tree, atoms, len(masks))
         return out
 
@@ -387,40 +524,13 @@ class _PlainRows:
         self.refused = self.rows[[not legal[r].value for r in plain]] if plain else self.rows
 
 
-def batch_size(rolls: int, roll_numbers: int) -> int:
-    """States per batch: CHUNK, or fewer so the batch's (rolls x states) arrays stay within solver_batch_bytes."""
-    per_state = 8 * rolls * (roll_numbers + 3)  # the write values per roll number, the best, one box's, a temporary
-    return max(1, min(CHUNK, limits().solver_batch_bytes // per_state))
-
-
-def solve(model: Model, progress: Callable[[int, int], None] | None = None, space: "Space | None" = None) -> Table:
-    """Backward induction over every reachable turn-start state."""
-    start = time.perf_counter()
+def solve(model: Model, progress: Callable[[int, int], None] | None = None, space: "Space | None" = None,
+          limits: Limits = Limits(), checkpoint: tuple[Path, str] | None = None,
+          warn: Callable[[str], None] | None = None, estimate: Estimate | None = None) -> Table:
+    """Backward induction over every reachable turn-start state (see `induction.run`)."""
     space = space or Space(model)
-    V = np.full((1 << space.n) * space.F, np.nan)
-    total_states = 0
-    for k in range(space.n, -1, -1):
-        masks, feats = space.level(k)
-        total_states += len(masks)
-        idx = space.index(masks, feats)
-        if k == space.n:
-            V[idx] = space.end_values(masks, feats)
-        else:
-            chunk = batch_size(len(space.tt.rolls), len(space.roll_numbers))
-            for lo in range(0, len(masks), chunk):
-                m, f = masks[lo:lo + chunk], feats[lo:lo + chunk]
-                Ws = {rn: space.write_values(m, f, V, rn) for rn in space.roll_numbers}
-                W = Ws[space.last_roll]
-                ix = idx[lo:lo + chunk]
-                for a in range(0, W.shape[1], TURN_CHUNK):  # small batches keep the turn in cache
-                    stop = None
-                    if space.roll_dependent and space.can_stop:
-                        def stop(j, a=a):  # writing at once, j rerolls before the end
-                            return Ws[space.last_roll - j][:, a:a + TURN_CHUNK]
-                    V[ix[a:a + TURN_CHUNK]] = space.tt.start_value(W[:, a:a + TURN_CHUNK], space.rerolls, stop)
-        if progress:
-            progress(space.n - k + 1, space.n + 1)
-    return Table(V, space.feats, total_states, time.perf_counter() - start)
+    values, states, seconds = induction.run(space, limits, progress, checkpoint, warn, estimate)
+    return Table(values, space.feats, states, seconds)
 
 
 # caching ------------------------------------------------------------------------------
@@ -473,7 +583,8 @@ def store(model: Model, table: Table) -> None:
 
 def load_or_solve(model: Model, progress: Callable[[int, int], None] | None = None,
                   use_cache: bool = True, warn: Callable[[str], None] | None = None,
-                  space: "Space | None" = None) -> Table:
+                  space: "Space | None" = None, limits: Limits = Limits(),
+                  estimate: Estimate | None = None) -> Table:
     """The solved table, from the disk cache when it passes its checks; computed and stored otherwise.
 
     A cache file that fails a check is never used: `warn` gets one line saying why, and the table
@@ -485,7 +596,14 @@ def load_or_solve(model: Model, progress: Callable[[int, int], None] | None = No
             return load_cached(model, space)
         except tablefile.BadTable as bad:
             (warn or _stderr)(f"{cache_path(model).parent}/{bad}; solving again")
-    table = solve(model, progress, space=space)
+    checkpoint = (cache_path(model), cache_key(model)) if use_cache else None
+    try:
+        table = solve(model, progress, space, limits, checkpoint, warn, estimate)
+    except OSError as e:  # the cache directory refused the checkpoint: solve in memory
+        if not use_cache:
+            raise
+        (warn or _stderr)(f"{cache_path(model).parent}: {e.strerror or e}; solving without the cache")
+        return solve(model, progress, space, limits, None, warn, estimate)
     if use_cache:
         store(model, table)
     return table

@@ -45,7 +45,7 @@ class WriteGather:
         self.moves = []
         for i, ft in enumerate(space.feats):
             moving = np.array([any(j == i for j, _ in space.moving[b]) for b in space.boxes])[pair_box]
-            self.moves.append((i, ft, moving, np.maximum(pts, 0), (pts == ft.limit).astype(np.int64)))
+            self.moves.append((i, ft, moving, np.maximum(pts, 0), ft.holds(pts) if ft.kind != "total" else None))
         self.box_bit = bits
         self.box_moves = [(i, ft, np.array([any(j == i for j, _ in space.moving[b]) for b in space.boxes]))
                           for i, ft in enumerate(space.feats)]
@@ -89,7 +89,7 @@ class WriteGather:
                 if ft.kind == "total":
                     new = np.where(moving[b], np.minimum(ft.limit, fvals[i] + np.maximum(p, 0)), fvals[i])
                 else:
-                    new = np.where(moving[b], (p == ft.limit).astype(np.int64), fvals[i])
+                    new = np.where(moving[b], ft.holds(p), fvals[i])
                 idx += new * space.radix[i]
             legal = np.isfinite(g)
             row_of = np.zeros(space.n, dtype=np.int64)
@@ -143,7 +143,7 @@ def encode(space, sheet: dict[str, int]) -> tuple[int, list[int]]:
             boxes = sections[f.name]
             values.append(min(f.limit, max(0, sum(sheet.get(b, 0) for b in boxes))))
         else:
-            values.append(int(sheet.get(f.name) == f.limit))
+            values.append(int(f.holds(sheet[f.name])) if f.name in sheet else 0)  # equals / atleast
     return mask, values
 
 

@@ -130,7 +130,9 @@ def test_roll_dependent_simulation_agrees_with_the_solver():
 
 
 def test_too_large_state_spaces_are_refused_with_an_estimate(tmp_path):
-    """Doubling Yatzy's sheet (30 boxes) would need 2^30 × 64 states: refused at once, with the number."""
+    """Doubling Yatzy's sheet (30 boxes): 65,873,379,328 reachable states (of 2^30 × 64 slots), counted
+    without listing them, and refused with what to change."""
+    from rulebook.interpreter import induction
     import yaml
     from rulebook.interpreter.loader import RULES_DIR, load_source
     data = yaml.safe_load((RULES_DIR / "yatzy.yaml").read_text(encoding="utf-8"))
@@ -138,5 +140,11 @@ def test_too_large_state_spaces_are_refused_with_an_estimate(tmp_path):
         section["boxes"] += [{**b, "id": b["id"] + "_again"} for b in section["boxes"]]
     data["flow"]["times"] = 30
     model = load_source(yaml.safe_dump(data, allow_unicode=True), "big.yaml")
-    with pytest.raises(NotSolvable, match=r"68,719,476,736 states"):
-        Space(model)
+    space = Space(model)
+    est = induction.estimate(space, induction.Limits(), on_disk=True)
+    assert est.states == 65_873_379_328 and est.table_bytes == 2**30 * 64 * 8 and est.seconds > 3600
+    with pytest.raises(NotSolvable, match=r"65,873,379,328 states") as refused:
+        induction.refuse_beyond(space, est, induction.Limits())
+    assert refused.value.hint.startswith("to solve it anyway, use --max-states 65873379328 --memory ")
+    with pytest.raises(NotSolvable, match=r"65,873,379,328 states"):
+        induction.run(space)  # the solve itself refuses too

@@ -119,3 +119,72 @@ def test_an_old_format_header_is_refused(cache):
     hp.write_text(json.dumps(head))
     with pytest.raises(tablefile.BadTable, match="format 1"):
         load_cached(model, Space(model))
+
+
+def test_an_interrupted_solve_resumes_from_its_checkpoint(cache):
+    """Stopped after some layers, the same solve goes on from the last finished layer."""
+    from rulebook.interpreter import induction
+    model = load_model("generala", {"served_generala_wins": "false"})
+    calls = []
+
+    def stop_halfway(done, total):
+        calls.append(done)
+        if done > total // 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(induction.Interrupted, match="run the same command again to resume"):
+        load_or_solve(model, stop_halfway)
+    partial = cache_path(model).with_name(cache_path(model).stem + ".partial.json")
+    finished = json.loads(partial.read_text())["layers"]
+    assert 0 < len(finished) < 12 and not cache_path(model).exists()
+    seen = []
+    table = load_or_solve(model, lambda done, total: seen.append(done))
+    assert seen[0] > 0  # the finished layers were not solved again
+    assert table.expected_score == pytest.approx(159.618456, abs=1e-6)
+    assert not partial.exists() and cache_path(model).exists()
+
+
+def test_a_changed_checkpoint_layer_is_solved_again(cache):
+    from rulebook.interpreter import induction
+    model = load_model("generala", {"served_generala_wins": "false"})
+
+    def stop(done, total):
+        if done > total // 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(induction.Interrupted):
+        load_or_solve(model, stop)
+    npy = cache_path(model).with_name(cache_path(model).stem + ".partial.npy")
+    values = np.load(npy, mmap_mode="r+")
+    values[np.isfinite(values)] += 1.0  # every finished layer is now wrong
+    values.flush()
+    del values
+    lines = []
+    table = load_or_solve(model, warn=lines.append)
+    assert any("was changed" in line for line in lines)
+    assert table.expected_score == pytest.approx(159.618456, abs=1e-6)
+
+
+def test_two_jobs_give_the_same_table_as_one(cache):
+    from rulebook.interpreter import induction
+    from rulebook.interpreter.solver import solve
+    model = load_model("generala", {"served_generala_wins": "false"})
+    one = solve(model)
+    two = solve(model, limits=induction.Limits(jobs=2))
+    assert np.array_equal(one.values, two.values, equal_nan=True)
+    three = solve(model, limits=induction.Limits(jobs=2), checkpoint=(cache / "t.npy", "k"))
+    assert np.array_equal(one.values, np.asarray(three.values), equal_nan=True)
+
+
+def test_limits_are_refused_with_what_to_change(cache):
+    from rulebook.interpreter import induction
+    from rulebook.interpreter.abstraction import NotSolvable
+    space = Space(load_model("yacht"))
+    est = induction.estimate(space, induction.Limits(), on_disk=False)
+    assert est.states == 4096 and est.table_bytes == 4096 * 8 and est.seconds > 0
+    with pytest.raises(NotSolvable, match="4,096 states") as refused:
+        induction.refuse_beyond(space, est, induction.Limits(max_states=100))
+    assert "--max-states 4096" in str(refused.value)
+    with pytest.raises(NotSolvable, match="--memory 0.1G"):
+        induction.refuse_beyond(space, est, induction.Limits(memory=1000))
+    assert induction.parse_size("4G") == 4 * 2**30 and induction.parse_size("512MB") == 512 * 2**20

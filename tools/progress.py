@@ -5,17 +5,21 @@ import sys
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 
 @contextmanager
-def progress_bar(label: str, force: bool = False):
-    """Yields `update(done, total)`; draws a bar only for people (a terminal on stderr)."""
+def progress_bar(label: str, force: bool = False, eta: bool = False):
+    """Yields `update(done, total)`; draws a bar only for people (a terminal on stderr).
+
+    With `eta`, the bar shows a percentage and the time left instead of the counts (for work
+    measured in units that mean nothing to a reader)."""
     if not (force or sys.stderr.isatty()):
         yield lambda done, total: None
         return
-    with Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=Console(stderr=True, markup=False), transient=True) as bar:
+    columns = ((TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn()) if eta else
+               (TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn()))
+    with Progress(TextColumn(label), BarColumn(), *columns, console=Console(stderr=True, markup=False), transient=True) as bar:
         task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:

@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
 
+from ...interpreter import induction
+from ...interpreter.errors import UsageError
 from ...interpreter.loader import load_model
-from ...interpreter.solver import cache_path, load_or_solve, Space
+from ...interpreter.solver import Space, cache_path, load_cached, load_or_solve
+from ...interpreter.tablefile import BadTable
 from .options import add_option_argument, parse_options
-from ..i18n import number, pick_language, translator
+from ..i18n import error_text, number, pick_language, translator
 from ..progress import progress_bar
 
 
@@ -15,23 +20,71 @@ def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--json", action="store_true", help='print {"expected_score": …, "states": …, "seconds": …}')
     p.add_argument("--no-cache", action="store_true", help="compute afresh and do not store the table")
+    p.add_argument("--max-states", type=int, default=None, metavar="N",
+                   help="refuse to solve more states than this (default: the budget's solver_states, "
+                        f"{induction.MAX_STATES:,})")
+    p.add_argument("--memory", default=None, metavar="SIZE",
+                   help=f"memory the solve may use, as in 4G (default {induction.MEMORY // 2**30}G); "
+                        "a table larger than this is memory-mapped from the cache")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes (default: every core this process may use)")
     p.add_argument("--lang", default=None)
     add_option_argument(p)
 
 
+def limits_from(args) -> induction.Limits:
+    try:
+        memory = induction.parse_size(args.memory) if args.memory else induction.MEMORY
+    except ValueError:
+        raise UsageError("--memory: '{text}' is not a size (as in 4G or 512M)", text=args.memory) from None
+    jobs = args.jobs if args.jobs is not None else len(os.sched_getaffinity(0))
+    if jobs < 1 or (args.max_states is not None and args.max_states < 1) or memory < 1:
+        raise UsageError("--jobs, --max-states and --memory must be positive")
+    return induction.Limits(max_states=args.max_states, memory=memory, jobs=jobs)
+
+
 def run(args) -> int:
     model = load_model(args.model, parse_options(args.option))
-    Space(model)  # refuses unsolvable models before any work
-    start = time.perf_counter()
-    with progress_bar("solving") as update:
-        table = load_or_solve(model, update, use_cache=not args.no_cache)
-    seconds = time.perf_counter() - start
-    if args.json:
-        print(json.dumps({"expected_score": round(table.expected_score, 6), "states": table.states,
-                          "seconds": round(seconds, 3), "solve_seconds": round(table.seconds, 3)}))
-        return 0
+    limits = limits_from(args)
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
+    space = Space(model)  # refuses models the solver cannot read before any work
+    estimate = None
+    cached = False
+    if not args.no_cache:
+        try:
+            load_cached(model, space)
+            cached = True
+        except BadTable:
+            pass
+    if not cached:
+        estimate = induction.estimate(space, limits, on_disk=not args.no_cache)
+        induction.refuse_beyond(space, estimate, limits)
+        fields = dict(states=number(estimate.states, lang), table=number(estimate.table_bytes / 2**20, lang, 1),
+                      work=number(estimate.work_bytes / 2**20, lang, 1), seconds=number(estimate.seconds, lang),
+                      jobs=estimate.jobs)
+        line = (_("solving {states} states: table {table} MB on disk, {work} MB working memory, "
+                  "about {seconds} s on {jobs} cores") if estimate.on_disk else
+                _("solving {states} states: table {table} MB in memory, {work} MB working memory, "
+                  "about {seconds} s on {jobs} cores"))
+        print(line.format(**fields), file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    try:
+        with progress_bar("solving", eta=True) as update:
+            table = load_or_solve(model, update, use_cache=not args.no_cache, space=space, limits=limits,
+                                  estimate=estimate)
+    except induction.Interrupted as stop:
+        print(error_text(stop, lang), file=sys.stderr)
+        return 130
+    seconds = time.perf_counter() - start
+    if args.json:
+        out = {"expected_score": round(table.expected_score, 6), "states": table.states,
+               "seconds": round(seconds, 3), "solve_seconds": round(table.seconds, 3)}
+        if estimate is not None:
+            out.update(estimated_seconds=round(estimate.seconds, 1), table_bytes=estimate.table_bytes,
+                       jobs=estimate.jobs)
+        print(json.dumps(out))
+        return 0
     opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in model.option_values.items())
     no_options = _("no options")
     print(f"{model.name[lang]} ({opts or no_options})")

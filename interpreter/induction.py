@@ -1,0 +1,366 @@
+"""Running the backward induction: limits and an honest estimate first, then layer by layer of
+filled-box count (from the full sheet back to the empty one), on one or more cores, with a
+checkpoint after every layer so an interrupted solve resumes where it stopped.
+
+States with the same number of filled boxes only read fuller sheets, so a layer is split into
+chunks that worker processes (forked, sharing the table) solve independently. The table is an
+array in memory, an anonymous shared mapping (several jobs, no cache) or a memory-mapped `.npy`
+in the cache directory (the checkpoint; it may be larger than memory).
+"""
+from __future__ import annotations
+
+import json
+import math
+import mmap
+import multiprocessing as mp
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+from . import tablefile
+from .abstraction import NotSolvable
+from .errors import Message, RulebookError
+
+if TYPE_CHECKING:
+    from .solver import Space, Table
+
+MAX_STATES = 4_000_000  # the default of the budget's solver_states (interpreter/limits.py)
+SLOTS_PER_STATE = 4  # the dense table may have at most this many slots per allowed state
+MEMORY = 2 * 2**30  # bytes of memory a solve may use unless told otherwise
+CHUNK = 12_000  # states per batch when computing write values
+TURN_CHUNK = 256  # states per batch in the within-turn dynamic programming
+PROBE = 4000  # states timed to estimate the whole solve
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a solve may use: states, bytes of memory, worker processes."""
+
+    max_states: int | None = None  # None: the budget's solver_states (`--limit solver_states=N`)
+    memory: int = MEMORY
+    jobs: int = 1
+
+    @property
+    def states(self) -> int:
+        from .limits import limits
+        return self.max_states if self.max_states is not None else limits().solver_states
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a solve will take, worked out before it starts (time from timing a sample of states)."""
+
+    states: int  # reachable turn-start states: the ones solved
+    boxes: int
+    feature_values: int
+    table_bytes: int
+    work_bytes: int  # memory besides the table, all jobs together
+    seconds: float
+    jobs: int
+    on_disk: bool  # the table is memory-mapped from the cache directory
+
+    @property
+    def memory_bytes(self) -> int:
+        """Memory the solve needs: the working arrays, plus the table unless it lives on disk."""
+        return self.work_bytes + (0 if self.on_disk else self.table_bytes)
+
+    def line(self) -> str:
+        where = "memory-mapped from the cache" if self.on_disk else "in memory"
+        return (f"{self.states:,} states; table {size(self.table_bytes)} {where}, working memory "
+                f"{size(self.work_bytes)}; about {duration(self.seconds)} on {self.jobs} "
+                f"core{'s' * (self.jobs != 1)}")
+
+
+def size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1024 or unit == "TB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    raise AssertionError
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:,.1f} s" if seconds < 10 else f"{seconds:,.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:,.0f} minutes"
+    return f"{seconds / 3600:,.1f} hours"
+
+
+def parse_size(text: str) -> int:
+    """'4G', '512M', '2.5GB', '1000000' → bytes."""
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    factor = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(t[-1:], 1)
+    try:
+        value = float(t[:-1] if factor > 1 else t)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a size (as in 4G or 512M)") from None
+    return int(value * factor)
+
+
+class _NoFuture:
+    """A stand-in table that is worth zero everywhere (for timing a sample without allocating)."""
+
+    def __getitem__(self, idx):
+        return np.zeros(np.shape(idx))
+
+
+def estimate(space: "Space", limits: Limits, on_disk: bool, probe: bool = True) -> Estimate:
+    """Count the states exactly and time a sample of them from the widest layer."""
+    counts = space.level_counts()
+    states = sum(counts)
+    R, K = len(space.tt.rolls), len(space.tt.keeps)
+    widest = max(counts) if counts else 0
+    per_job = min(batch_size(space), widest) * R * 8 * (len(space.roll_numbers) + 2) + TURN_CHUNK * K * 8 * 4
+    work = limits.jobs * per_job + widest * 8 * (3 + len(space.feats))  # + a layer's masks, features, indices
+    seconds = 0.0
+    if probe and space.n:
+        k = max(range(space.n), key=lambda j: counts[j])
+        seconds = states * _seconds_per_state(space, k) / (limits.jobs * 0.9 if limits.jobs > 1 else 1)
+    return Estimate(states, space.n, space.F, space.entries * 8, work, seconds, limits.jobs, on_disk)
+
+
+def _seconds_per_state(space: "Space", k: int) -> float:
+    """Time a sample of a layer (evenly spread over it when it is small enough to list)."""
+    if space.level_counts()[k] <= 2_000_000:
+        masks, feats = space.level(k)
+        pick = np.linspace(0, len(masks) - 1, min(PROBE, len(masks))).astype(np.int64)
+        masks, feats = masks[pick], feats[pick]
+    else:
+        masks, feats = space.sample(k, PROBE)
+    V = np.zeros(space.entries) if space.entries <= 1 << 27 else _NoFuture()  # zero pages cost nothing
+    start = time.perf_counter()
+    _solve_chunk(space, V, masks, feats, None)
+    return (time.perf_counter() - start) / len(masks)
+
+
+def duration_message(seconds: float) -> Message:
+    """A duration to show a person, in the unit that suits it."""
+    if seconds < 90:
+        return Message("{n} s", {"n": f"{seconds:,.0f}"})
+    if seconds < 5400:
+        return Message("{n} minutes", {"n": f"{seconds / 60:,.0f}"})
+    return Message("{n} hours", {"n": f"{seconds / 3600:,.1f}"})
+
+
+def refuse_beyond(space: "Space", est: Estimate, limits: Limits) -> None:
+    """NotSolvable, saying what to change, if the solve needs more states or memory than allowed."""
+    from .limits import hint_for, limits as budget
+    over = []
+    if est.states > limits.states or est.table_bytes > 8 * SLOTS_PER_STATE * limits.states:
+        over.append(f"--max-states {max(est.states, -(-est.table_bytes // (8 * SLOTS_PER_STATE)))}")
+    if est.memory_bytes > limits.memory:
+        over.append(f"--memory {math.ceil(est.memory_bytes / 2**30 * 10) / 10:g}G")
+    if not over and limits.max_states is None:  # the work, unless the user raised the states on purpose
+        R, K = len(space.tt.rolls), len(space.tt.keeps)
+        work = est.states * (R * space.n + K * space.model.faces * max(space.rerolls, 1))
+        if work > budget().solver_work:
+            raise NotSolvable("the solver would do {work} steps of work ({states} states, {per_state} each); the limit is "
+                              "{limit}", space.model.flow.pos, hint_for("solver_work"), work=f"{work:,}",
+                              states=est.states, per_state=work // max(est.states, 1), limit=budget().solver_work)
+    if not over:
+        return
+    hint = (Message("to solve it anyway, use {flags} (or keep the cache on, so the table lives on disk)")
+            if not est.on_disk and est.table_bytes > limits.memory else Message("to solve it anyway, use {flags}"))
+    raise NotSolvable("the solver would need {states} states ({boxes} boxes, {values} values of the tracked sheet "
+                      "quantities): a table of {table} and {memory} of memory, about {time} on {jobs} core(s); "
+                      "the limits are {max_states} states and {limit} of memory",
+                      space.model.flow.pos, Message(hint.text, {"flags": " ".join(over)}),
+                      states=f"{est.states:,}", boxes=est.boxes, values=f"{est.feature_values:,}",
+                      table=size(est.table_bytes), memory=size(est.memory_bytes),
+                      time=duration_message(est.seconds) if est.seconds else Message("an unknown time"),
+                      jobs=est.jobs, max_states=f"{limits.states:,}", limit=size(limits.memory))
+
+
+class Interrupted(RulebookError):
+    """A solve stopped by the user; its checkpoint (if any) lets the same command resume."""
+
+
+# the work of one chunk ---------------------------------------------------------------------
+
+def batch_size(space: "Space") -> int:
+    """States per batch: CHUNK, or fewer so the batch's (rolls x states) arrays stay within solver_batch_bytes."""
+    from .limits import limits
+    per_state = 8 * len(space.tt.rolls) * (len(space.roll_numbers) + 3)  # per roll number, the best, a box's, a temporary
+    return max(1, min(CHUNK, limits().solver_batch_bytes // per_state))
+
+
+def _solve_chunk(space: "Space", V, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None) -> np.ndarray:
+    """Start values of a batch of states with the same number of filled boxes, written to V[idx]."""
+    out = np.empty(len(masks))
+    chunk = batch_size(space)
+    for lo in range(0, len(masks), chunk):
+        m, f = masks[lo:lo + chunk], feats[lo:lo + chunk]
+        Ws = {rn: space.write_values(m, f, V, rn) for rn in space.roll_numbers}
+        W = Ws[space.last_roll]
+        for a in range(0, W.shape[1], TURN_CHUNK):  # small batches keep the turn in cache
+            stop = None
+            if space.roll_dependent and space.can_stop:
+                def stop(j, a=a):  # writing at once, j rerolls before the end
+                    return Ws[space.last_roll - j][:, a:a + TURN_CHUNK]
+            out[lo + a:lo + min(a + TURN_CHUNK, W.shape[1])] = space.tt.start_value(W[:, a:a + TURN_CHUNK], space.rerolls, stop)
+    if idx is not None:
+        V[idx] = out
+    return out
+
+
+_JOB: dict = {}  # what forked workers inherit: the space and the table
+
+
+def _work(task: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
+    masks, feats, idx = task
+    _solve_chunk(_JOB["space"], _JOB["V"], masks, feats, idx)
+    return len(masks)
+
+
+# the table and its checkpoint ------------------------------------------------------------------
+
+def _shared(entries: int) -> np.ndarray:
+    """An array of NaN in anonymous memory that forked workers share."""
+    buf = mmap.mmap(-1, entries * 8)
+    V = np.frombuffer(buf, dtype=np.float64)
+    V[:] = np.nan
+    return V
+
+
+def _fill_nan(V: np.ndarray) -> None:
+    step = 1 << 22
+    for lo in range(0, len(V), step):
+        V[lo:lo + step] = np.nan
+
+
+class Checkpoint:
+    """`<table>.partial.npy` (the table so far) and `.partial.json` (the key, the finished layers and
+    a digest of each), so a solve can stop after any layer and go on later."""
+
+    def __init__(self, final: Path, key: str, entries: int, warn: Callable[[str], None]):
+        self.final, self.key, self.entries = final, key, entries
+        self.npy = final.with_name(final.stem + ".partial.npy")
+        self.meta = final.with_name(final.stem + ".partial.json")
+        self.done: dict[int, str] = {}
+        self.V = self._open(warn)
+
+    def _open(self, warn) -> np.memmap:
+        self.npy.parent.mkdir(parents=True, exist_ok=True)
+        if self.meta.exists() and self.npy.exists():
+            try:
+                meta = json.loads(self.meta.read_text(encoding="utf-8"))
+                V = np.load(self.npy, mmap_mode="r+", allow_pickle=False)
+                if meta.get("key") == self.key and V.shape == (self.entries,) and V.dtype == tablefile.DTYPE:
+                    self.done = {int(k): d for k, d in meta.get("layers", {}).items()}
+                    return V
+                warn(f"{self.npy}: a checkpoint of another solve; starting afresh")
+            except (OSError, ValueError, EOFError):
+                warn(f"{self.npy}: an unreadable checkpoint; starting afresh")
+        V = np.lib.format.open_memmap(self.npy, mode="w+", dtype=tablefile.DTYPE, shape=(self.entries,))
+        _fill_nan(V)
+        self.done = {}
+        self._write_meta()
+        return V
+
+    def verify(self, layer: int, idx: np.ndarray) -> bool:
+        """Whether a finished layer's values are still the ones written (else it is solved again)."""
+        return self.done.get(layer) == tablefile.digest(np.asarray(self.V[idx]))
+
+    def finish_layer(self, layer: int, idx: np.ndarray) -> None:
+        self.V.flush()
+        self.done[layer] = tablefile.digest(np.asarray(self.V[idx]))
+        self._write_meta()
+
+    def _write_meta(self) -> None:
+        tmp = self.meta.with_name(self.meta.name + ".tmp")
+        tmp.write_text(json.dumps({"key": self.key, "entries": self.entries,
+                                   "layers": {str(k): d for k, d in self.done.items()}}), encoding="utf-8")
+        os.replace(tmp, self.meta)
+
+    def complete(self) -> np.memmap:
+        """Move the finished table to its final name; the values, memory-mapped from there."""
+        self.V.flush()
+        del self.V
+        os.replace(self.npy, self.final)
+        self.meta.unlink(missing_ok=True)
+        return np.load(self.final, mmap_mode="r", allow_pickle=False)
+
+
+# the driver -------------------------------------------------------------------------------------
+
+def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int], None] | None = None,
+        checkpoint: tuple[Path, str] | None = None, warn: Callable[[str], None] | None = None,
+        est: Estimate | None = None) -> tuple[np.ndarray, int, float]:
+    """Solve every layer; (values, states, seconds). `checkpoint` = (final table path, cache key)."""
+    from .solver import _stderr
+    warn = warn or _stderr
+    est = est or estimate(space, limits, on_disk=checkpoint is not None, probe=False)
+    refuse_beyond(space, est, limits)
+    start = time.perf_counter()
+    counts = space.level_counts()
+    weight = [counts[k] * (space.n - k + 1) for k in range(space.n + 1)]  # work grows with open boxes
+    total_work, done_work = sum(weight), 0
+    cp = Checkpoint(checkpoint[0], checkpoint[1], space.entries, warn) if checkpoint else None
+    if cp is not None:
+        V = cp.V
+    elif limits.jobs > 1:
+        V = _shared(space.entries)
+    else:
+        V = np.full(space.entries, np.nan)
+    pool = None
+    layer = space.n
+    try:
+        if limits.jobs > 1:
+            _JOB.update(space=space, V=V)
+            pool = mp.get_context("fork").Pool(limits.jobs)
+        for layer in range(space.n, -1, -1):
+            masks, feats = space.level(layer)
+            idx = space.index(masks, feats)
+            if cp is not None and layer in cp.done:
+                if cp.verify(layer, idx):
+                    done_work += weight[layer]
+                    continue
+                warn(f"{cp.npy}: layer {layer} of the checkpoint was changed; solving it again")
+                for k in [k for k in cp.done if k <= layer]:
+                    del cp.done[k]
+            if layer == space.n:
+                V[idx] = space.end_values(masks, feats)
+            elif pool is None:
+                step = batch_size(space)
+                for lo in range(0, len(masks), step):
+                    _solve_chunk(space, V, masks[lo:lo + step], feats[lo:lo + step], idx[lo:lo + step])
+                    if progress:
+                        progress(done_work + weight[layer] * min(len(masks), lo + step) // len(masks), total_work)
+            else:
+                step = max(TURN_CHUNK, min(batch_size(space), -(-len(masks) // (4 * limits.jobs))))
+                tasks = [(masks[lo:lo + step], feats[lo:lo + step], idx[lo:lo + step])
+                         for lo in range(0, len(masks), step)]
+                solved = 0
+                for n in pool.imap_unordered(_work, tasks):
+                    solved += n
+                    if progress:
+                        progress(done_work + weight[layer] * solved // len(masks), total_work)
+            done_work += weight[layer]
+            if cp is not None:
+                cp.finish_layer(layer, idx)
+            if progress:
+                progress(done_work, total_work)
+    except KeyboardInterrupt:
+        if pool is not None:
+            pool.terminate()
+            pool = None
+        if cp is not None:
+            solved = sum(counts[k] for k in cp.done)
+            raise Interrupted(Message("interrupted with {open} boxes open; {saved} of {total} states are saved in {path}",
+                                      {"open": space.n - layer, "saved": f"{solved:,}", "total": f"{sum(counts):,}",
+                                       "path": str(cp.npy)}),
+                              hint=Message("run the same command again to resume")) from None
+        raise Interrupted(Message("interrupted; nothing was saved (the cache was off)")) from None
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+        _JOB.clear()
+    if cp is not None:
+        V = cp.complete()
+    return V, sum(counts), time.perf_counter() - start
