@@ -8,12 +8,14 @@ exactly as a game of its own: only its boxes, one turn for each, boxes outside i
 (and, where the write rule would send a roll outside the part, any open box of the part may take
 it). Playing every part optimally on its own turns is a strategy for the real game and scores
 the sum of the parts' values; the bot does better, because each roll goes to the part where it is
-worth most. Where one part is the whole sheet, the bot is the optimal player.
+worth most. Where one part is the whole sheet, the bot is the optimal player. Where the solver
+cannot read the model at all (`NotSolvable`), it plays like the greedy bot, so it is never weaker.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .abstraction import NotSolvable
 from .model import Model
 from .players import PlannerBot
 from .solver import Limits, Space, Table, cache_key, solve, solved
@@ -61,8 +63,11 @@ class StrongBot(PlannerBot):
     def __init__(self, model: Model, progress=None, max_states: int = PART_STATES):
         super().__init__()
         self.model = model
-        self.full = Space(model)  # the real rules: points, bonuses and what the write rule allows
-        self.parts = solved_parts(model, progress, max_states)
+        try:
+            self.full = Space(model)  # the real rules: points, bonuses and what the write rule allows
+            self.parts = solved_parts(model, progress, max_states)
+        except NotSolvable as refused:
+            self.full, self.parts, self.refused = None, [], refused  # plays like the greedy bot
         self.owner = {b: i for i, (space, _) in enumerate(self.parts) for b in space.boxes}
 
     def value(self, sheet: dict[str, int]) -> float:
@@ -74,6 +79,9 @@ class StrongBot(PlannerBot):
         return total
 
     def write_table(self, state: GameState, roll_number: int | None = None):
+        if self.full is None:
+            from .bots import GreedyBot
+            return GreedyBot().write_table(state, roll_number)
         sheet = state.sheets[state.player]
         masks, feats = self.full.encode(sheet)
         mask, fvals = int(masks[0]), [int(x) for x in feats[0]]
@@ -94,4 +102,4 @@ class StrongBot(PlannerBot):
         return open_boxes, out
 
     def roll_dependent(self, state: GameState) -> bool:
-        return self.full.roll_dependent
+        return self.full.roll_dependent if self.full is not None else super().roll_dependent(state)

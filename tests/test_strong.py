@@ -78,3 +78,13 @@ def test_the_strong_bot_prefers_the_part_where_a_roll_is_worth_most():
     assert bot.choose(state).box == "yahtzee"
     boxes, table = bot.write_table(state)
     assert np.isfinite(table).all()
+
+
+def test_where_the_solver_cannot_read_the_model_the_strong_bot_plays_like_greedy():
+    """Generala's served win ends a game early (end_if): no parts to solve; the bot still plays."""
+    model = load_model("generala")
+    bot = StrongBot(model)
+    assert bot.parts == [] and "end_if" in str(bot.refused)
+    game = Game(model, [Seat("cpu", "strong")], seed=2)
+    while not game.state.is_terminal():
+        game.advance()
