@@ -327,3 +327,21 @@ def test_the_serve_command_checks_its_limits(cli):
     assert code == 2 and "--tables-per-hour must be at least 1" in err
     code, out, err = cli("serve", "--turn-timer", "-5")
     assert code == 2 and "--turn-timer must be at least 0" in err
+
+
+def test_refusals_speak_the_askers_language(db):
+    with serve(db, limits=Limits(tables_per_client=1)) as c:
+        t = create(c)
+        body = {"model": "yacht", "seats": [{"name": "a", "kind": "human"}]}
+        r = c.post("/api/tables", json=body, headers={"Accept-Language": "de-DE,de;q=0.9"})
+        assert r.status_code == 429
+        assert r.json()["error"] == f"zu viele neue Tische von deiner Adresse; versuch es in {r.headers['retry-after']} " \
+                                    "Sekunden wieder"
+        s = state(c, t["table"])
+        r = c.post(f"/api/tables/{t['table']}/act?lang=nl",
+                   json={"seat": 0, "token": t["token"], "action": "keep none", "seq": s["seq"] - 1})
+        assert r.status_code == 409 and r.json()["error"].startswith(f"deze zet is gedaan in stand {s['seq'] - 1}")
+        assert "er is geen tafel &#39;NoSuchTable42&#39;" in c.get("/t/NoSuchTable42?lang=nl").text
+        assert c.get("/api/tables/NoSuchTable42").json()["error"] == "er is geen tafel 'NoSuchTable42'"  # the cookie
+        r = c.get("/api/tables/NoSuchTable42?lang=en")
+        assert r.json()["error"] == "there is no table 'NoSuchTable42'"

@@ -154,12 +154,12 @@ async def read_json(request: Request) -> Any:
         raise ServeError(415, f"send the request body as application/json, not '{kind[:40] or 'nothing'}'")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise ServeError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+        raise ServeError(413, "the request body is larger than {kib} KiB", kib=MAX_BODY // 1024)
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise ServeError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
+            raise ServeError(413, "the request body is larger than {kib} KiB", kib=MAX_BODY // 1024)
     if not body.strip():
         raise ServeError(400, "the request body is empty; send a JSON object")
     try:
@@ -177,8 +177,8 @@ async def read_json(request: Request) -> Any:
         raise ServeError(400, "the request body is nested too deeply") from None
 
 
-def api_error(exc: ServeError) -> JSONResponse:
-    return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers)
+def api_error(exc: ServeError, lang: str = "en") -> JSONResponse:
+    return JSONResponse(exc.to_json(lang), status_code=exc.status, headers=exc.headers)
 
 
 def client_key(conn: Request | WebSocket) -> str:
@@ -238,8 +238,10 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
     def check_quota(quota: Quota, request: Request, what: str) -> None:
         wait = quota.hit(client_key(request))
         if wait:
-            raise ServeError(429, f"too many {what} from your address; try again in {retry_after(wait)} seconds",
-                             headers={"Retry-After": retry_after(wait)}, extra={"retry_after": int(retry_after(wait))})
+            raise ServeError(429, "too many new tables from your address; try again in {seconds} seconds"
+                             if what == "tables" else "too many moves from your address; try again in {seconds} seconds",
+                             seconds=retry_after(wait), headers={"Retry-After": retry_after(wait)},
+                             extra={"retry_after": int(retry_after(wait))})
     workshop = Workshop(db_path)
 
     def tables() -> Tables:
@@ -336,8 +338,10 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
                     seats=seats, kinds=kind_names(lang), finished=table.game.state.is_terminal())
 
     def error_page(request: Request, exc: ServeError) -> HTMLResponse:
-        return page(request, "error.html.j2", status=exc.status, headers=exc.headers, status_code=exc.status,
-                    message=exc.message, hint=exc.hint)
+        lang = pick_lang(request)
+        message, hint = exc.render(lang)
+        return page(request, "error.html.j2", lang=lang, status=exc.status, headers=exc.headers,
+                    status_code=exc.status, message=message, hint=hint)
 
     # files ---------------------------------------------------------------------------
     async def static_file(request: Request):
@@ -385,7 +389,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
 
     async def api_create(request: Request):
         body = await read_json(request)
-        check_quota(table_quota, request, "new tables")
+        check_quota(table_quota, request, "tables")
         table, seat, token = await tables().create(body)
         return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
                              "state": table.snapshot()}, status_code=201)
@@ -426,7 +430,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         body = await read_json(request)
         old = await tables().get(request.path_params["id"])
         if old.rematch is None:
-            check_quota(table_quota, request, "new tables")
+            check_quota(table_quota, request, "tables")
         table, seat, token = await tables().rematch(request.path_params["id"], body)
         return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
                              "state": table.snapshot()})
@@ -527,7 +531,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
 
     async def on_serve_error(request: Request, exc: ServeError):
         if wants_json(request):
-            return api_error(exc)
+            return api_error(exc, pick_lang(request))
         return error_page(request, exc)
 
     async def on_http_error(request: Request, exc: HTTPException):

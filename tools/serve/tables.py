@@ -46,21 +46,45 @@ MAX_TURN_SECONDS = 3600
 
 
 class ServeError(Exception):
-    """A request the server refuses: an HTTP status and a sentence saying why."""
+    """A request the server refuses: an HTTP status and a sentence saying why.
+
+    The sentence is an English template with named values (`ServeError(404, "there is no table
+    '{table}'", table=…)`), said in the asker's language (en/de/nl catalogs) by `render(lang)`."""
 
     def __init__(self, status: int, message: str, hint: str | None = None, *,
-                 headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.status, self.message, self.hint = status, message, hint
+                 headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None, **params: Any):
+        self.template, self.hint_template, self.params = message, hint, params
+        self.status = status
+        self.message = _fill(message, params)
+        self.hint = _fill(hint, params) if hint else None
+        super().__init__(self.message)
         self.headers = headers or {}
         self.extra = extra or {}  # more for the client, e.g. the table's state with a stale move
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.message, "status": self.status}
-        if self.hint:
-            out["hint"] = self.hint
+    def render(self, lang: str = "en") -> tuple[str, str | None]:
+        """(message, hint) in one language; English where a translation is missing or broken."""
+        if lang == "en":
+            return self.message, self.hint
+        from ..i18n import translator
+        _ = translator(lang).gettext
+        message = _fill(_(self.template), self.params, self.message)
+        hint = _fill(_(self.hint_template), self.params, self.hint) if self.hint_template else None
+        return message, hint
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        message, hint = self.render(lang)
+        out: dict[str, Any] = {"error": message, "status": self.status}
+        if hint:
+            out["hint"] = hint
         out.update(self.extra)
         return out
+
+
+def _fill(template: str, params: dict[str, Any], fallback: str | None = None) -> str:
+    try:
+        return template.format(**params) if params else template
+    except (KeyError, IndexError, ValueError):
+        return fallback if fallback is not None else template
 
 
 def _hash(token: str) -> str:
@@ -236,21 +260,21 @@ def _game(model: Model, seats: list[SeatInfo], seed: int) -> Game:
 def _bool(spec: dict[str, Any], key: str, default: bool) -> bool:
     value = spec.get(key, default)
     if not isinstance(value, bool):
-        raise ServeError(400, f"'{key}' must be true or false")
+        raise ServeError(400, "'{field}' must be true or false", field=key)
     return value
 
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ServeError(400, f"'{what}' must be a whole number, not {_show(value)}")
+        raise ServeError(400, "'{field}' must be a whole number, not {value}", field=what, value=_show(value))
     return value
 
 
 def _str(value: Any, what: str, limit: int = 200) -> str:
     if not isinstance(value, str):
-        raise ServeError(400, f"'{what}' must be a string, not {_show(value)}")
+        raise ServeError(400, "'{field}' must be a string, not {value}", field=what, value=_show(value))
     if len(value) > limit:
-        raise ServeError(400, f"'{what}' is too long (at most {limit} characters)")
+        raise ServeError(400, "'{field}' is too long (at most {limit} characters)", field=what, limit=limit)
     return value
 
 
@@ -282,7 +306,7 @@ def clean_name(value: Any, what: str = "name") -> str:
 
 def check_table_id(table_id: str) -> str:
     if not TABLE_ID.fullmatch(table_id or ""):
-        raise ServeError(404, f"there is no table '{_clip(table_id)}'")
+        raise ServeError(404, "there is no table '{table}'", table=_clip(table_id))
     return table_id
 
 
@@ -515,7 +539,7 @@ class Tables:
         if table is None:
             table = await self._load(table_id)
             if table is None:
-                raise ServeError(404, f"there is no table '{_clip(table_id)}'")
+                raise ServeError(404, "there is no table '{table}'", table=_clip(table_id))
             self._kick(table)
         return table
 
@@ -544,7 +568,8 @@ class Tables:
             raise ServeError(400, "the request body must be a JSON object")
         unknown = sorted(set(spec) - set(SPEC_FIELDS))
         if unknown:
-            raise ServeError(400, f"unknown field '{_clip(unknown[0])}'", f"fields: {', '.join(SPEC_FIELDS)}")
+            raise ServeError(400, "unknown field '{field}'", "fields: {fields}", field=_clip(unknown[0]),
+                             fields=", ".join(SPEC_FIELDS))
         if self.store.count_unfinished() >= self.limits.max_tables:
             raise ServeError(503, "the server has too many tables in play; try again later",
                              headers={"Retry-After": "60"})
@@ -571,7 +596,7 @@ class Tables:
         seats: list[SeatInfo] = []
         for i, s in enumerate(seats_spec, 1):
             if not isinstance(s, dict):
-                raise ServeError(400, f"seat {i} must be an object with a name and a kind")
+                raise ServeError(400, "seat {seat} must be an object with a name and a kind", seat=i)
             kind = s.get("kind", "human")
             if kind not in SEAT_KINDS:
                 raise ServeError(422, f"seat {i}: unknown kind {_clip(repr(kind))}", f"kinds: {', '.join(SEAT_KINDS)}")
@@ -579,13 +604,13 @@ class Tables:
         names = [s.name.casefold() for s in seats]
         for s in seats:
             if names.count(s.name.casefold()) > 1:
-                raise ServeError(422, f"two seats are called '{s.name}'; give each a different name")
+                raise ServeError(422, "two seats are called '{name}'; give each a different name", name=s.name)
         seed = spec.get("seed")
         practice = seed is not None
         if practice:
             seed = _int(seed, "seed")
             if not 0 <= seed < MAX_SEED:
-                raise ServeError(400, f"'seed' must be from 0 to {MAX_SEED - 1}")
+                raise ServeError(400, "'seed' must be from 0 to {max}", max=MAX_SEED - 1)
             if sum(1 for s in seats if s.human) > 1:
                 raise ServeError(422, "a seed can be chosen only for practice (one person and computers)",
                                  "where people play each other, the server alone chooses the dice")
@@ -594,12 +619,12 @@ class Tables:
         pace_ms = spec.get("pace_ms")
         pace = self.default_pace if pace_ms is None else _int(pace_ms, "pace_ms") / 1000
         if not 0 <= pace <= MAX_PACE_MS / 1000:
-            raise ServeError(400, f"'pace_ms' must be from 0 to {MAX_PACE_MS}")
+            raise ServeError(400, "'pace_ms' must be from 0 to {max}", max=MAX_PACE_MS)
         claim, private, hints = (_bool(spec, k, d) for k, d in (("claim", True), ("private", False), ("hints", True)))
         turn = spec.get("turn_seconds")
         turn_timer = self.limits.turn_timer if turn is None else _int(turn, "turn_seconds")
         if not 0 <= turn_timer <= MAX_TURN_SECONDS:
-            raise ServeError(400, f"'turn_seconds' must be from 0 (no timer) to {MAX_TURN_SECONDS}")
+            raise ServeError(400, "'turn_seconds' must be from 0 (no timer) to {max}", max=MAX_TURN_SECONDS)
 
         game = _game(model, seats, seed)
         table_id = secrets.token_urlsafe(9)
@@ -632,13 +657,13 @@ class Tables:
         async with table.lock:
             info = table.seats[seat]
             if not info.human:
-                raise ServeError(409, f"seat {seat + 1} ({info.name}) is played by the computer")
+                raise ServeError(409, "seat {seat} ({name}) is played by the computer", seat=seat + 1, name=info.name)
             if info.token_hash:
-                raise ServeError(409, f"seat {seat + 1} ({info.name}) is taken already")
+                raise ServeError(409, "seat {seat} ({name}) is taken already", seat=seat + 1, name=info.name)
             if body.get("name") not in (None, ""):
                 name = clean_name(body["name"])
                 if any(s.name.casefold() == name.casefold() for i, s in enumerate(table.seats) if i != seat):
-                    raise ServeError(409, f"another player is called '{name}' already; choose another name")
+                    raise ServeError(409, "another player is called '{name}' already; choose another name", name=name)
                 info.name = name
                 table.game.seats[seat] = Seat(name, info.kind)
                 table.game.state.players[seat] = name
@@ -652,7 +677,8 @@ class Tables:
     def _seat(self, table: Table, value: Any) -> int:
         seat = _int(value, "seat")
         if not 0 <= seat < len(table.seats):
-            raise ServeError(400, f"there is no seat {seat} at this table (seats 0 to {len(table.seats) - 1})")
+            raise ServeError(400, "there is no seat {seat} at this table (seats 0 to {last})", seat=seat,
+                             last=len(table.seats) - 1)
         return seat
 
     def authorize(self, table: Table, body: Any) -> int:
@@ -662,27 +688,29 @@ class Tables:
         seat = self._seat(table, body.get("seat"))
         info = table.seats[seat]
         if not info.human:
-            raise ServeError(403, f"seat {seat} ({info.name}) is played by the computer")
+            raise ServeError(403, "seat {seat} ({name}) is played by the computer", seat=seat, name=info.name)
         token = body.get("token")
         if not isinstance(token, str) or not token:
-            raise ServeError(403, f"a 'token' for seat {seat} is needed to play it")
+            raise ServeError(403, "a 'token' for seat {seat} is needed to play it", seat=seat)
         if not info.token_hash:
-            raise ServeError(403, f"nobody has taken seat {seat} ({info.name}) yet", "take it with the join link")
+            raise ServeError(403, "nobody has taken seat {seat} ({name}) yet", "take it with the join link", seat=seat,
+                             name=info.name)
         if not hmac.compare_digest(_hash(token[:200]), info.token_hash):
-            raise ServeError(403, f"that is not the token of seat {seat} ({info.name})")
+            raise ServeError(403, "that is not the token of seat {seat} ({name})", seat=seat, name=info.name)
         return seat
 
     def _due(self, table: Table, seat: int) -> None:
         st = table.game.state
         if table.broken:
-            raise ServeError(409, f"this table has stopped: {table.broken}")
+            raise ServeError(409, "this table has stopped: {reason}", reason=table.broken)
         if st.is_terminal():
             raise ServeError(409, "the game is over")
         current = st.current_player()
         if current == CHANCE:
             raise ServeError(409, "wait: the dice are being rolled")
         if current != seat:
-            raise ServeError(409, f"it is {st.players[current]}'s turn, not {st.players[seat]}'s")
+            raise ServeError(409, "it is {player}'s turn, not {other}'s", player=st.players[current],
+                             other=st.players[seat])
 
     def _in_position(self, table: Table, body: dict[str, Any], required: bool = True) -> None:
         """A move is made in a position: the table's sequence number the player saw. Another one
@@ -691,8 +719,8 @@ class Tables:
             return
         seq = _int(body.get("seq"), "seq")
         if seq != table.seq:
-            raise ServeError(409, f"this move was made at position {seq}, but the table is at {table.seq} now; "
-                                  "nothing was changed", extra={"state": table.snapshot(), "seq": table.seq})
+            raise ServeError(409, "this move was made at position {seq}, but the table is at {now} now; nothing was changed",
+                             seq=seq, now=table.seq, extra={"state": table.snapshot(), "seq": table.seq})
 
     async def act(self, table_id: str, body: Any) -> tuple[Table, list[dict[str, Any]]]:
         """Carry out one decision for a seat: {"seat": n, "token": "…", "seq": n, "action": "keep 2 2 4"}.
@@ -771,7 +799,7 @@ class Tables:
         async with new.lock:
             info = new.seats[seat]
             if info.token_hash:
-                raise ServeError(409, f"seat {seat + 1} ({info.name}) of the rematch is taken already")
+                raise ServeError(409, "seat {seat} ({name}) of the rematch is taken already", seat=seat + 1, name=info.name)
             token = secrets.token_urlsafe(18)
             info.token_hash = _hash(token)
             new._snap = None
