@@ -324,6 +324,8 @@ class _Builder:
             path=self.file, source=self.source, hash=model_hash(self.source),
             definitions=definitions, targets=targets,
             cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking, columns=columns,
+            also_known_as={lang: tuple(str(n) for n in (d.get("also_known_as") or {}).get(lang, ()))
+                           for lang in LANGUAGES},
         )
         from .soundness import check_soundness  # it scores rolls, so it needs the built model
         problems = check_soundness(model)
@@ -443,7 +445,8 @@ class _Builder:
     def _sections(self) -> list[Section]:
         out = []
         for s in self.data["sections"]:
-            out.append(Section(str(s["id"]), self._text(s["name"]), tuple(str(b["id"]) for b in s["boxes"])))
+            out.append(Section(str(s["id"]), self._text(s["name"]), tuple(str(b["id"]) for b in s["boxes"]),
+                               self._opt_text(s, "total")))
         return out
 
     def _check_names(self, sections: list[Section]) -> None:

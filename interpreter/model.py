@@ -87,6 +87,7 @@ class Section:
     id: str
     name: Text
     boxes: tuple[str, ...]
+    total: Text | None = None  # the name of its total on the sheet ("Upper total"); None: "Total"
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,7 @@ class Model:
     cells: tuple[str, ...] = ()  # every cell of the sheet, in sheet order
     ranking: Ranking | None = None  # None: ranked by the grand total (`winner` says which way)
     columns: tuple[Column, ...] = ()  # empty: a sheet without columns
+    also_known_as: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang → other names of the game
 
     @property
     def simple_sheet(self) -> bool:

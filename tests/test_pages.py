@@ -38,7 +38,7 @@ SEED_EN = [  # seeds 000 and 003, as the English page words them
     "writes the dice into an open box",                      # "score the roll in one of the 13 categories"
     "each of the thirteen boxes is filled once",             # "You must score once in each category"
     "Each box takes one roll and keeps its points for the rest of the game.",  # "closed out for the rest"
-    "they score 0 there",                                    # "settle for scoring zero"
+    "the box is crossed out and scores 0",                   # "settle for scoring zero"
     "After thirteen rounds, when every box is filled, the game ends",  # "ends once all 13 … scored"
     "the player with the highest total wins",                # "maximize your total score"
     "2 2 4 3 4 in Twos scores 4 points.",                    # seed 003
@@ -49,17 +49,21 @@ SEED_EN = [  # seeds 000 and 003, as the English page words them
     "100 points for every further Yahtzee once the Yahtzee box holds 50",  # seed 003: Yahtzee bonus
     "a further Yahtzee must go into its upper box if that is open; otherwise into any open lower box, "
     "where full house, small and large straight score their full points",  # seed 003: Joker
-    "Grand total = Upper section + Upper bonus + Lower section + Yahtzee bonus",
+    "Grand total = Upper total + Upper bonus + Lower total + Yahtzee bonus",
+    "63 = e.g. three dice in every box",                     # seed 003: "63 … three-of-a-kind for each"
+    "a large straight also counts as a small one",           # seed 000: "satisfies both"
+    "the Joker applies also when the Yahtzee box holds 0, the bonus does not",  # seed 003
+    "Chance as the fallback",                                # seed 003: "a turn that will not score well"
 ]
 SEED_EN_RULES = {  # box → its rule (seed 000/003: "Scoring")
     "Ones": "the ones count", "Threes": "the threes count", "Sixes": "the sixes count",
     "Three of a kind": "at least three dice alike; all dice count",
     "Four of a kind": "at least four dice alike; all dice count",
     "Full house": "three dice alike and two other dice alike; 25 points",
-    "Small straight": "four dice in a row, such as 2 3 4 5; 30 points",
-    "Large straight": "five dice in a row, 1 to 5 or 2 to 6; 40 points",
+    "Small straight": "four dice in a row: 1-2-3-4, 2-3-4-5 or 3-4-5-6; 30 points",
+    "Large straight": "five dice in a row, 1 to 5 or 2 to 6; 40 points (a large straight also counts as a small one)",
     "Yahtzee": "all five dice alike; 50 points",
-    "Chance": "any dice; all dice count",
+    "Chance": "any dice; all dice count (Chance as the fallback when a roll fits nowhere else)",
 }
 SEED_EN_ALL_BOXES = {"Ones": 0, "Twos": 4, "Threes": 3, "Fours": 8, "Fives": 0, "Sixes": 0}  # seed 003
 
@@ -70,11 +74,15 @@ SEED_DE = [  # seed 000, German part
     "trägt den Wurf in ein freies Feld ein",                 # "für ein freies Feld … entscheiden"
     "35 Punkte, wenn oben mindestens 63 Punkte stehen",      # "mindestens 63 Punkte … Bonus von 35"
     "Ein Wurf, der die Bedingung eines Feldes nicht erfüllt, darf trotzdem dort eingetragen werden: "
-    "Er zählt dann 0 Punkte.",                               # "die Punktzahl „0“ eingetragen"
+    "Das Feld wird dann gestrichen und zählt 0 Punkte.",     # "dann wird das Feld gestrichen"
+    "63 = z. B. drei Würfel in jedem Feld",                  # "(z. B. für jedes Feld drei Würfel)"
+    "1-2-3-4, 2-3-4-5 oder 3-4-5-6",                         # the sheet: "Kleine Straße"
+    "Summe oben", "Summe unten",                             # the sheet's two sums
+    "Kniffel",                                               # what German players call it
     "wenn alle Felder ausgefüllt sind, ist das Spiel zu Ende",  # "Ist der Spielzettel voll …"
     "es gewinnt, wer die höchste Gesamtsumme hat",           # "Es gewinnt der Spieler mit den meisten Punkten"
-    "Gesamtsumme = Oberer Block + Bonus + Unterer Block + Yahtzee-Bonus",  # "Oben + Bonus + Unten"
-    "Wer 2 2 4 3 4 bei Vierer einträgt, bekommt 8 Punkte.",
+    "Gesamtsumme = Summe oben + Bonus + Summe unten + Yahtzee-Bonus",  # "Oben + Bonus + Unten"
+    "Wer 2 2 4 3 4 ins Feld „Vierer“ einträgt, bekommt 8 Punkte.",
 ]
 SEED_DE_RULES = {  # the score sheet of seed 000 ("Anmerkungen")
     "Einer": "nur Einer zählen", "Zweier": "nur Zweier zählen", "Dreier": "nur Dreier zählen",
@@ -82,12 +90,13 @@ SEED_DE_RULES = {  # the score sheet of seed 000 ("Anmerkungen")
     "Dreierpasch": "mindestens drei gleiche Würfel; alle Augen zählen",
     "Viererpasch": "mindestens vier gleiche Würfel; alle Augen zählen",
     "Full House": "drei gleiche und zwei andere gleiche Würfel; 25 Punkte",
-    "Kleine Straße": "vier Würfel in Folge, etwa 2 3 4 5; 30 Punkte",
-    "Große Straße": "fünf Würfel in Folge, 1 bis 5 oder 2 bis 6; 40 Punkte",
+    "Kleine Straße": "vier Würfel in Folge: 1-2-3-4, 2-3-4-5 oder 3-4-5-6; 30 Punkte",
+    "Große Straße": "fünf Würfel in Folge, 1 bis 5 oder 2 bis 6; 40 Punkte (eine große Straße zählt auch als kleine)",
     "Yahtzee": "fünf gleiche Würfel; 50 Punkte",
-    "Chance": "beliebige Würfel; alle Augen zählen",
-    "Summe": "die Punkte der Felder darüber, zusammengezählt",  # "Summe oben", "Summe unten"
-    "Bonus": "35 Punkte, wenn oben mindestens 63 Punkte stehen",
+    "Chance": "beliebige Würfel; alle Augen zählen (die Chance als Ausweg, wenn ein Wurf sonst nirgends passt)",
+    "Summe oben": "die Punkte der Felder darüber, zusammengezählt",
+    "Summe unten": "die Punkte der Felder darüber, zusammengezählt",
+    "Bonus": "35 Punkte, wenn oben mindestens 63 Punkte stehen (63 = z. B. drei Würfel in jedem Feld)",
 }
 
 SEED_NL = [  # seed 002, as it should have read
@@ -98,7 +107,8 @@ SEED_NL = [  # seed 002, as it should have read
     "Dit wordt hooguit twee keer herhaald",                  # "may reroll any of them twice more"
     "elk van de dertien vakjes wordt één keer ingevuld",     # "one of your thirteen boxes"
     "35 punten als het bovenste deel samen minstens 63 is",  # "63 or more … earns a 35 bonus"
-    "levert daar dan 0 punten op",                           # "A box that does not fit scores 0"
+    "het vakje wordt dan doorgestreept en levert 0 punten op",  # "A box that does not fit scores 0"
+    "Totaal boven", "Totaal onder", "Drie gelijke",
     "Na dertien rondes",                                     # "After thirteen rounds the highest total wins"
     "wie het hoogste totaal heeft, wint",
     "100 punten voor elke volgende Yahtzee als het Yahtzee-vakje al 50 bevat",  # "Extra Yahtzees … 100"
@@ -111,13 +121,13 @@ SEED_NL = [  # seed 002, as it should have read
 ]
 SEED_NL_RULES = {  # "ones to sixes score the pips of that face", "full house 25", …
     "Enen": "alleen de enen tellen", "Zessen": "alleen de zessen tellen",
-    "Three of a kind": "minstens drie gelijke stenen; alle ogen tellen",
-    "Four of a kind": "minstens vier gelijke stenen; alle ogen tellen",
+    "Drie gelijke": "minstens drie gelijke stenen; alle ogen tellen",
+    "Vier gelijke": "minstens vier gelijke stenen; alle ogen tellen",
     "Full house": "drie gelijke en twee andere gelijke stenen; 25 punten",
-    "Kleine straat": "vier stenen op een rij, zoals 2 3 4 5; 30 punten",
-    "Grote straat": "vijf stenen op een rij, 1 tot 5 of 2 tot 6; 40 punten",
+    "Kleine straat": "vier stenen op een rij: 1-2-3-4, 2-3-4-5 of 3-4-5-6; 30 punten",
+    "Grote straat": "vijf stenen op een rij, 1 tot 5 of 2 tot 6; 40 punten (een grote straat telt ook als kleine)",
     "Yahtzee": "vijf gelijke stenen; 50 punten",
-    "Kans": "elke worp; alle ogen tellen",
+    "Kans": "elke worp; alle ogen tellen (Kans als uitwijk als een worp nergens anders past)",
 }
 
 
@@ -245,7 +255,7 @@ def test_seed_003_one_roll_in_every_box():
 
 def test_nl_page_lists_every_box_of_the_sheet():  # seed 002: "boxes 13 stuks"
     rules = sheet_rules(page("yahtzee", "nl"))
-    for name in ["Enen", "Tweeën", "Drieën", "Vieren", "Vijven", "Zessen", "Three of a kind", "Four of a kind",
+    for name in ["Enen", "Tweeën", "Drieën", "Vieren", "Vijven", "Zessen", "Drie gelijke", "Vier gelijke",
                  "Full house", "Kleine straat", "Grote straat", "Yahtzee", "Kans"]:
         assert name in rules
     assert "dertien vakjes" in visible_text(page("yahtzee", "nl"))
@@ -298,7 +308,7 @@ def test_examples_that_depend_on_the_roll_number_or_the_sheet():
     assert cell("double_generala") == "1 1 1 1 1 in Double generala scores 100 points once Generala holds 50."
     de = parse_html(site()["generala.de.html"])
     text = element_text(find(de, "tr", id="box-double_generala")[0])
-    assert "wenn bei Generala schon 50 stehen, bekommt 100 Punkte." in text
+    assert "wenn im Feld „Generala“ schon 50 stehen, bekommt 100 Punkte." in text
 
 
 def test_plural_forms():
@@ -526,7 +536,7 @@ def test_markdown_pages():
     files = site(fmt="md")
     text = files["yahtzee.nl.md"]
     assert text.startswith("# Yahtzee\n") and "## Zo verloopt het spel" in text
-    assert "Wie 2 2 4 3 4 bij Vieren invult, krijgt 8\u00a0punten." in text
+    assert "Wie 2 2 4 3 4 in het vakje ‘Vieren’ invult, krijgt 8\u00a0punten." in text
     assert "![Regeldiagram van Yahtzee" in text and "(yahtzee.nl.svg)" in text
     assert "<span" not in text and "&lt;" not in text
     assert "| **Enen** | alleen de enen tellen |" in text

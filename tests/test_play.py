@@ -142,9 +142,9 @@ def test_boxes_by_id_name_and_number(game):
     ((2, 2, 3, 4, 6), "stop", "write fourz", "en", "there is no box 'fourz'; did you mean 'Fours'?"),
     ((2, 2, 3, 4, 6), "stop", "w 99", "en", "there is no box '99'"),
     ((2, 2, 3, 4, 6), "filled", "chance", "en", "Chance is already filled"),
-    ((2, 2, 3, 4, 6), "filled", "chance", "de", "Chance ist schon belegt"),
+    ((2, 2, 3, 4, 6), "filled", "chance", "de", "das Feld „Chance“ ist schon belegt"),
     ((5, 5, 5, 5, 5), "joker", "chance", "en", "the rules do not let these dice go into Chance now; Joker:"),
-    ((5, 5, 5, 5, 5), "joker", "chance", "nl", "de regels staan deze worp nu niet toe in Kans; Joker:"),
+    ((5, 5, 5, 5, 5), "joker", "chance", "nl", "volgens de regels mag deze worp nu niet in het vakje ‘Kans’; Joker:"),
 ])
 def test_moves_that_are_not_allowed_say_why(game, dice, sheet, text, lang, message):
     state = at(game, dice)

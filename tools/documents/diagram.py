@@ -218,7 +218,7 @@ def _section_table(model: Model, section, scorer: Scorer, lang: str) -> str:
         rows.append(f'<tr><td port="{box_id}" align="left" bgcolor="{box.fillcolor}"><b>{esc(b.name[lang])}</b></td>'
                     f'<td align="left" balign="left" bgcolor="{box.fillcolor}"><font point-size="11">{rule}</font></td>'
                     f'<td align="left" bgcolor="{box.fillcolor}">{example}</td></tr>')
-    label = esc(phrase("section_total", lang, section=section.name[lang]))
+    label = esc(section.total[lang] if section.total else phrase("section_total", lang, section=section.name[lang]))
     rows.append(f'<tr><td port="total" colspan="3" align="left" bgcolor="{total.fillcolor}"><b>{label}</b></td></tr>')
     return (f'<<table border="1" cellborder="1" cellspacing="0" cellpadding="6" color="{look.color}" '
             f'style="rounded">{"".join(rows)}</table>>')

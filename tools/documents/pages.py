@@ -295,7 +295,8 @@ def _sections(model: Model, w: Words, scorer: Scorer) -> list[dict]:
                  "example": worked_example(model, box_id, w, scorer)} for box_id in section.boxes]
         bonuses = [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
                    for b in model.bonuses if b.section == section.id]
-        out.append({"id": section.id, "name": section.name[lang], "rows": rows, "bonuses": bonuses})
+        out.append({"id": section.id, "name": section.name[lang], "rows": rows, "bonuses": bonuses,
+                    "total": section.total[lang] if section.total else None})
     return out
 
 
@@ -312,7 +313,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
             showcase_rows.append({"name": box.name[lang], "points": scorer.points(box_id, showcase, {}, last)})
     total_parts = []
     for section in model.sections:
-        total_parts.append(section.name[lang])
+        total_parts.append(section.total[lang] if section.total else section.name[lang])
         total_parts += [b.name[lang] for b in model.bonuses if b.section == section.id]
     total_parts += [b.name[lang] for b in model.bonuses if b.section is None]
     bundled = bundled_models()
@@ -324,6 +325,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "model": model,
         "name": model.name[lang],
         "tagline": model.tagline[lang] if model.tagline else None,
+        "also_known_as": ", ".join(model.also_known_as.get(lang, ())),
         "objective": model.objective[lang] if model.objective else None,
         "end": describe.end_text(model, lang),
         "players": w.players(model.min_players, model.max_players),

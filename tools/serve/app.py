@@ -107,7 +107,7 @@ def model_info(model: Model, lang: str) -> dict[str, Any]:
         "n_dice": model.n_dice,
         "faces": model.faces,
         "winner": model.winner,
-        "sections": [{"id": s.id, "name": s.name[lang], "boxes": [{"id": b, "name": model.boxes[b].name[lang],
+        "sections": [{"id": s.id, "name": s.name[lang], "total": s.total[lang] if s.total else None, "boxes": [{"id": b, "name": model.boxes[b].name[lang],
                                                                       "rule": model.boxes[b].rule[lang]}
                                                                      for b in s.boxes]} for s in model.sections],
         "bonuses": [{"id": b.id, "name": b.name[lang], "section": b.section, "progress": b.progress is not None,

@@ -141,7 +141,8 @@ class View:
                     else:
                         cells.append("")
                 table.add_row(str(number), self.box_name(state, box), *cells)
-            table.add_row("", Text(self._("Total {section}", section=section.name[self.lang]), style="italic"),
+            total = section.total[self.lang] if section.total else self._("Total {section}", section=section.name[self.lang])
+            table.add_row("", Text(total, style="italic"),
                           *[str(t[section.id]) for t in totals])
             for bonus in model.bonuses:
                 if bonus.section == section.id:

@@ -223,7 +223,7 @@
         }
         body.append(tr);
       });
-      const tr = el("tr", {class: "total-row"}, el("th", {scope: "row", text: fmt(T.section_total, {section: section.name})}));
+      const tr = el("tr", {class: "total-row"}, el("th", {scope: "row", text: section.total || fmt(T.section_total, {section: section.name})}));
       for (let i = 0; i < n; i++) tr.append(el("td", {class: i === cur ? "current" : "", text: String(state.totals[i][section.id] ?? 0)}));
       body.append(tr);
       M.bonuses.filter((b) => b.section === section.id).forEach((b) => body.append(bonusRow(b)));
