@@ -17,7 +17,7 @@ from .actions import Action, Roll, Write, parse_action
 from .errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from .limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
 from .loader import _display, bundled_models, load_source, model_hash
-from .model import Model
+from .model import LANGUAGES, Model
 from .bots import BOTS, make_bot
 from .state import CHANCE, GameState
 
@@ -112,6 +112,7 @@ class Game:
     log_path: Path | None = None
     save_path: Path | None = None
     saved_log: Path | None = None  # the log a save file names (never opened unless named again by the user)
+    lang: str | None = None  # the language the people play in, kept in the save so --resume speaks it
     listeners: list[Callable[[Event, GameState], None]] = field(default_factory=list)
 
     def __post_init__(self):
@@ -182,6 +183,8 @@ class Game:
     def save(self, path: Path) -> None:
         data = {**self.header(), "rng": _rng_to_json(self.rng.getstate()), "state": self.state.to_json(),
                 "log": str(self.log_path.resolve()) if self.log_path else None}
+        if self.lang:
+            data["lang"] = self.lang
         tmp = path.with_name(path.name + ".tmp")
         try:
             tmp.write_text(json.dumps(data), encoding="utf-8")
@@ -195,6 +198,15 @@ class Game:
         data = _read_save(path)
         where = Pos(str(path), 1, 1)
         return _model_for(data, where), _seats_from(data, where)
+
+    @staticmethod
+    def saved_language(path: Path) -> str | None:
+        """The language a save file was played in (None if it does not say or cannot be read)."""
+        try:
+            lang = _read_save(path).get("lang")
+        except SaveFileError:
+            return None
+        return lang if lang in LANGUAGES else None
 
     @classmethod
     def resume(cls, path: Path) -> "Game":
@@ -225,6 +237,7 @@ class Game:
         # The save only *names* its log: a resumed game writes to no file but those on the command line
         # (the save itself, and --log), so a save file cannot make rulebook append to ~/.bashrc.
         game.saved_log = Path(log) if log else None
+        game.lang = data.get("lang") if data.get("lang") in LANGUAGES else None
         return game
 
     def continue_log(self, path: Path) -> None:

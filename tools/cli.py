@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     from . import i18n
     i18n.chosen = args.global_lang
     own = getattr(args, "lang", None)  # a command's own --lang (pages takes a list: not one language)
-    lang = i18n.safe_language(own if own and "," not in own else None)
+
+    def lang() -> str:  # asked when printing: a command may have settled it (play --resume: the saved one)
+        return i18n.safe_language(own if own and "," not in own else None)
     try:
         if getattr(args, "limit", None):
             from ..interpreter.limits import raise_limits
@@ -78,10 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk shows here, as one line, not at exit as a traceback
         return code
     except RulebookError as exc:
-        print(printable(i18n.error_text(exc, lang)), file=sys.stderr)
+        print(printable(i18n.error_text(exc, lang())), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        _ = i18n.translator(lang).gettext
+        _ = i18n.translator(lang()).gettext
         print("rulebook: " + _("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:

@@ -91,6 +91,24 @@ def number(value: float, lang: str, decimals: int = 0) -> str:
 
 
 def percent(share: float, lang: str) -> str:
-    """A share as a percentage with one decimal (12.5% / 12,5 %)."""
+    """A share as a percentage with one decimal, in the language's pattern (12.5% / 12,5 % / 12,5%)."""
+    from babel import Locale
     from babel.numbers import format_percent
-    return format_percent(share, format="#,##0.0%", locale=lang)
+    pattern = Locale.parse(lang).percent_formats[None].pattern  # '#,##0%', '#,##0\xa0%'
+    return format_percent(share, format=pattern.replace("0%", "0.0%").replace("0\xa0%", "0.0\xa0%"), locale=lang)
+
+
+def options_text(model, lang: str) -> str:
+    """The model's option values as a reader says them: 'Joker-Regel: Pflicht, Bonusschwelle: 63'."""
+    _ = translator(lang).gettext
+    parts = []
+    for oid, value in model.option_values.items():
+        option = model.options[oid]
+        if option.choices:
+            shown = option.choices[str(value)][lang].split(" (")[0]
+        elif isinstance(value, bool):
+            shown = _("yes") if value else _("no")
+        else:
+            shown = number(value, lang)
+        parts.append(f"{option.name[lang]}: {shown}")
+    return ", ".join(parts)

@@ -46,7 +46,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    lang = pick_language(args.lang)
+    from .. import i18n
+    explicit = args.lang or i18n.chosen
+    saved = Game.saved_language(args.resume) if args.resume and not explicit else None
+    lang = saved or pick_language(args.lang)  # a resumed game goes on in the language it was played in
+    i18n.chosen = lang  # errors, too
     view = View(lang)
     if args.resume:
         if args.model or args.players is not None or args.option or args.seed is not None:
@@ -59,6 +63,7 @@ def run(args) -> int:
             _refuse_overwrite(args.log, "--log")
         _study(model, seats, view)
         game.save_path = args.resume
+        game.lang = lang
         if own_log:
             game.continue_log(args.log)  # the user named the save's own log: it goes on
         elif args.log:
@@ -77,6 +82,7 @@ def run(args) -> int:
         _refuse_overwrite(args.save, "--save", resumable=True)
         _study(model, seats, view)
         game = Game(model, seats, seed)
+        game.lang = lang
         if args.log:
             game.start_log(args.log)
         if args.save:

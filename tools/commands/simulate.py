@@ -22,7 +22,7 @@ MAX_GAMES = 10_000_000
 def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--players", default="cpu:greedy", help='computer players, e.g. "a:optimal,b:greedy"')
+    p.add_argument("--players", default=None, help='computer players, e.g. "a:optimal,b:greedy" (default: one greedy player)')
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--engine", choices=("auto", "bulk", "game"), default="auto",
@@ -35,9 +35,16 @@ def add_arguments(p) -> None:
     add_option_argument(p)
 
 
+def kind_name(kind: str, _) -> str:
+    """A computer player's kind in the user's language."""
+    return {"human": _("human"), "random": _("random"), "greedy": _("greedy"), "optimal": _("optimal")}.get(kind, kind)
+
+
 def run(args) -> int:
+    lang = pick_language(args.lang)
+    _ = translator(lang).gettext
     model = load_model(args.model, parse_options(args.option))
-    seats = parse_players(args.players)
+    seats = parse_players(args.players or _("Computer") + ":greedy")
     if any(s.kind == "human" for s in seats):
         raise UsageError("simulate plays computer players only (random, greedy, optimal)")
     if not model.min_players <= len(seats) <= model.max_players:
@@ -58,29 +65,29 @@ def run(args) -> int:
         raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
     if any(s.kind == "optimal" for s in seats):
         from ...interpreter.solver import solved
-        with progress_bar("solving") as update:
+        with progress_bar(_("solving")) as update:
             solved(model, update)
-    with progress_bar(f"{args.games} games") as update:
+    with progress_bar(translator(lang).ngettext("{n} game", "{n} games", args.games).format(n=number(args.games, lang))) as update:
         results = run_games(model, seats, args.games, args.seed, args.jobs, update, args.engine)
     summary = summarize(model, seats, results)
     if args.plot:
         from ..documents.histogram import histogram_svg
-        lang = pick_language(args.lang)
-        series = {f"{s.name} ({s.kind})": [r.totals[i] for r in results] for i, s in enumerate(seats)}
+        series = {f"{s.name} ({kind_name(s.kind, _)})": [r.totals[i] for r in results] for i, s in enumerate(seats)}
+        title = translator(lang).ngettext("{game}: {n} game", "{game}: {n} games", args.games).format(
+            game=model.name[lang], n=number(args.games, lang))
         try:
-            args.plot.write_text(histogram_svg(series, f"{model.name[lang]}: {args.games} games"), encoding="utf-8")
+            args.plot.write_text(histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
+                                 encoding="utf-8")
         except OSError as exc:
             raise UsageError("cannot write {path}: {reason}", path=args.plot, reason=exc.strerror or exc) from None
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "players": [s.__dict__ for s in summary]}, indent=1))
         return 0
-    lang = pick_language(args.lang)
-    _ = translator(lang).gettext
     from rich.console import Console
     from rich.table import Table
     console = Console(highlight=False, markup=False)
     for s in summary:
-        console.rule(_("{player} ({kind}): {games} games").format(player=s.player, kind=s.kind, games=s.games))
+        console.rule(_("{player} ({kind}): {games} games").format(player=s.player, kind=kind_name(s.kind, _), games=number(s.games, lang)))
         console.print(_("mean {mean} ± {stderr} (standard error), standard deviation {stdev}").format(
             mean=number(s.mean, lang, 2), stderr=number(s.stderr, lang, 2), stdev=number(s.stdev, lang, 2)))
         console.print(_("percentiles: {values}").format(

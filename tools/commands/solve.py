@@ -12,7 +12,7 @@ from ...interpreter.loader import load_model
 from ...interpreter.solver import Space, cache_path, load_cached, load_or_solve
 from ...interpreter.tablefile import BadTable
 from .options import add_option_argument, parse_options
-from ..i18n import error_text, number, pick_language, translator
+from ..i18n import error_text, number, options_text, pick_language, translator
 from ..progress import progress_bar
 
 
@@ -70,7 +70,7 @@ def run(args) -> int:
         print(line.format(**fields), file=sys.stderr, flush=True)
     start = time.perf_counter()
     try:
-        with progress_bar("solving", eta=True) as update:
+        with progress_bar(_("solving"), eta=True) as update:
             table = load_or_solve(model, update, use_cache=not args.no_cache, space=space, limits=limits,
                                   estimate=estimate)
     except induction.Interrupted as stop:
@@ -85,7 +85,7 @@ def run(args) -> int:
                        jobs=estimate.jobs)
         print(json.dumps(out))
         return 0
-    opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in model.option_values.items())
+    opts = options_text(model, lang)
     no_options = _("no options")
     print(f"{model.name[lang]} ({opts or no_options})")
     print(_("expected score with optimal play: {score}").format(score=number(table.expected_score, lang, 4)))

@@ -4,8 +4,9 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 
-def histogram_svg(series: dict[str, list[int]], title: str, bin_width: int = 10) -> str:
-    """One bar chart per player, overlaid with transparency; x: score, y: share of games."""
+def histogram_svg(series: dict[str, list[int]], title: str, bin_width: int = 10, y_label: str = "share of games",
+                  x_label: str = "final score") -> str:
+    """One bar chart per player, overlaid with transparency; x: score, y: share of games (labels as given)."""
     values = [v for vs in series.values() for v in vs]
     lo = (min(values) // bin_width) * bin_width if values else 0
     hi = (max(values) // bin_width + 1) * bin_width if values else bin_width
@@ -40,6 +41,8 @@ def histogram_svg(series: dict[str, list[int]], title: str, bin_width: int = 10)
         x = left + b * bw
         parts.append(f'<text x="{x:.1f}" y="{H - 20}" text-anchor="middle" font-family="sans-serif" font-size="11">{lo + b * bin_width}</text>')
     parts.append(f'<text x="14" y="{top + plot_h / 2}" font-family="sans-serif" font-size="11" '
-                 f'transform="rotate(-90 14 {top + plot_h / 2})" text-anchor="middle">share of games</text>')
+                 f'transform="rotate(-90 14 {top + plot_h / 2})" text-anchor="middle">{escape(y_label)}</text>')
+    parts.append(f'<text x="{left + (W - left - 20) / 2}" y="{H - 4}" text-anchor="middle" font-family="sans-serif" '
+                 f'font-size="11">{escape(x_label)}</text>')
     parts.append("</svg>")
     return "\n".join(parts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...interpreter.bots import GreedyBot
 from ...interpreter.players import PlannerBot
 from ...interpreter.state import GameState
+from ..i18n import number
 
 
 def hint_bot(state: GameState) -> tuple[PlannerBot, bool]:
@@ -39,5 +40,5 @@ def hint_lines(state: GameState, view, top: int = 3) -> list[str]:
     what = view._("expected final score") if optimal else view._("expected points this turn")
     lines = [view._("Hint ({what}):", what=what)]
     for label, v in labels:
-        lines.append(f"  {label:<24} {base + v:8.2f}")
+        lines.append(f"  {label:<24} {number(base + v, view.lang, 2):>8}")
     return lines
