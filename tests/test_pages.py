@@ -525,7 +525,22 @@ def test_index_lists_every_game_in_each_language():
 def test_page_has_diagram_edit_howto_and_print_stylesheet():
     root = page("yahtzee", "en")
     figure = find(root, "figure", class_="diagram")[0]
-    assert figure.find(".//img").get("src") == "yahtzee.en.svg"
+    assert [a.get("href") for a in figure.iter("a") if a.get("href") == "yahtzee.en.svg"]
+    svg = figure.find(".//{http://www.w3.org/2000/svg}svg")
+    assert svg.get("width") == "100%"  # the whole flow at page width, not a thumbnail beside the list
+
+
+def test_every_step_of_the_list_links_to_its_node_in_the_diagram():
+    model = load_model("yahtzee")
+    for lang in LANGUAGES:
+        root = page("yahtzee", lang)
+        ids = {g.get("id") for g in root.iter("{http://www.w3.org/2000/svg}g")}
+        links = [a.get("href") for li in find(root, "li") if "step" in (li.get("class") or "").split()
+                 for a in li.find("p").iter("a")]
+        assert sorted(links) == sorted(f"#node-{s.id}" for s in model.flow.walk())
+        assert all(link[1:] in ids for link in links)
+        titles = [element_text(t) for t in root.iter("{http://www.w3.org/2000/svg}title")]
+        assert model.flow.name[lang] in titles and not any("step_" in t or "cluster_" in t for t in titles)
     assert "rulebook new yahtzee my-yahtzee.yaml" in [element_text(c) for c in root.iter("code")]
     assert [a.get("href") for a in root.iter("a") if a.get("href") == "yahtzee.yaml"]
     css = site()["static/rulebook.css"]

@@ -69,17 +69,17 @@ def visible_box(page, selector: str) -> dict:
 def test_screenshot_shows_the_diagram_and_the_score_table(page, site_dir, lang, tmp_path):
     page.goto((site_dir / f"yahtzee.{lang}.html").as_uri())
     assert page.evaluate("document.documentElement.lang") == lang
-    diagram = visible_box(page, "figure.diagram img")
-    # the SVG really loaded and was drawn at a readable size
-    assert page.evaluate("(() => { const i = document.querySelector('figure.diagram img');"
-                         " return i.complete && i.naturalWidth > 0 && i.naturalHeight > 0; })()")
-    assert diagram["height"] > 300
+    diagram = visible_box(page, "figure.diagram svg")
+    # the SVG is drawn at page width, at least 90 % of its own size: readable without zooming
+    scale = page.evaluate("(() => { const s = document.querySelector('figure.diagram svg');"
+                          " return s.getBoundingClientRect().width / s.viewBox.baseVal.width; })()")
+    assert scale > 0.9 * 4 / 3 * 0.9 and diagram["height"] > 300
     table = visible_box(page, "table.sheet")
     assert page.locator("table.sheet >> nth=0").locator("tbody tr").count() == 6
     shot = page.screenshot(path=str(tmp_path / f"yahtzee.{lang}.png"), full_page=True)
     width, height = png_size(shot)
     assert width == 1280 and height > diagram["y"] + diagram["height"] and height > table["y"] + table["height"]
-    for selector in ("figure.diagram img", "table.sheet"):
+    for selector in ("figure.diagram svg", "table.sheet"):
         part = page.locator(selector).first.screenshot()
         w, h = png_size(part)
         assert w > 200 and h > 100 and len(set(part[64:4096])) > 16  # drawn, not a blank box
@@ -89,9 +89,9 @@ def test_every_page_renders_with_its_diagram_and_table(page, site_dir):
     for name in bundled_models():
         for lang in LANGUAGES:
             page.goto((site_dir / f"{name}.{lang}.html").as_uri())
-            visible_box(page, "figure.diagram img")
+            visible_box(page, "figure.diagram svg")
             visible_box(page, "table.sheet")
-            assert page.evaluate("document.querySelector('figure.diagram img').naturalWidth") > 0, (name, lang)
+            assert page.evaluate("document.querySelector('figure.diagram svg').getBoundingClientRect().width") > 600, (name, lang)
             assert page.evaluate("getComputedStyle(document.body).fontFamily")  # the stylesheet applied
 
 
@@ -110,7 +110,7 @@ def test_print_layout_hides_navigation_and_keeps_the_rules(page, site_dir, tmp_p
     page.emulate_media(media="print")
     assert not page.locator("header.site").is_visible()
     assert not page.locator("nav.toc").is_visible()
-    assert page.locator("table.sheet").first.is_visible() and page.locator("figure.diagram img").is_visible()
+    assert page.locator("table.sheet").first.is_visible() and page.locator("figure.diagram svg").is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('thead th')).backgroundColor") == "rgb(255, 255, 255)"
     pdf = page.pdf(format="A4")
     pages_printed = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))

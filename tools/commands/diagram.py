@@ -63,7 +63,11 @@ def run(args) -> int:
         _write(dot_file, graph.source.encode("utf-8"), False, quiet=True)
         raise UsageError("graphviz's 'dot' program is not installed, so only {dot_file} was written", INSTALL_HINT, dot_file=dot_file)
     try:
-        data = graph.pipe(format=fmt)
+        if fmt == "svg":
+            from ..documents.diagram import localize_svg
+            data = localize_svg(graph.pipe(format="svg", encoding="utf-8"), model, lang).encode("utf-8")
+        else:
+            data = graph.pipe(format=fmt)
     except Exception as exc:  # graphviz.ExecutableNotFound, CalledProcessError: one line, not a traceback
         raise UsageError("dot could not draw the diagram: {reason}", reason=str(exc).splitlines()[0] if str(exc) else repr(exc)) from None
     _write(out, data, args.output == "-")

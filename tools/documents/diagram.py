@@ -11,6 +11,7 @@ Every word comes from the model's texts or from `describe` (the one source of st
 from __future__ import annotations
 
 import html
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ import graphviz
 from ...interpreter.errors import RulebookError
 from ...interpreter.model import Model, Step
 from ...interpreter.scoring import Scorer
-from .describe import (ROLE_STYLES, edge_text, end_text, kind_of, phrase, step_label)
+from .describe import (ROLE_STYLES, edge_text, end_text, kind_of, phrase, step_label, step_sentence)
 
 FONT = "Helvetica,Arial,sans-serif"
 WRAP = 36  # characters per line in a node
@@ -38,6 +39,52 @@ def diagram(model: Model, lang: str, what: str = "flow") -> graphviz.Digraph:
 
 
 # shared ---------------------------------------------------------------------------------------
+
+def node_id(step: Step) -> str:
+    """The SVG id of a step's node or loop box: what a rule page's step list links to."""
+    return f"node-{step.id}"
+
+
+def _tooltip(text: str) -> str:
+    return text.replace("\\", "\\\\")
+
+
+def svg_titles(model: Model, lang: str) -> dict[str, str]:
+    """What each graphviz object name of the model's diagrams is called in `lang` (for <title>s)."""
+    names = {f"step_{s.id}": s.name[lang] for s in model.flow.walk()}
+    names |= {f"cluster_{s.id}": s.name[lang] for s in model.flow.walk()}
+    names |= {f"section_{s.id}": s.name[lang] for s in model.sections}
+    names |= {f"bonus_{b.id}": b.name[lang] for b in model.bonuses}
+    names |= {"start": "▶", "end": "■", "grand_total": phrase("grand_total", lang, bonuses=bool(model.bonuses)),
+              f"{model.id}_flow": model.name[lang], f"{model.id}_scoring": phrase("sheet", lang, game=model.name[lang]),
+              "sheet": phrase("sheet", lang, game=model.name[lang])}
+    return names
+
+
+def localize_svg(svg: str, model: Model, lang: str) -> str:
+    """Graphviz names every <title> (the browser's tooltip and tab title) after the object's id:
+    name them in the reader's language instead; an arrow 'a->b' becomes 'A → B'."""
+    names = svg_titles(model, lang)
+
+    def name(raw: str) -> str:
+        raw = html.unescape(raw).split(":")[0]
+        return names.get(raw, raw)
+
+    def title(match) -> str:
+        raw = html.unescape(match.group(1))
+        if "->" in raw:
+            tail, head = raw.split("->", 1)
+            text = f"{name(tail)} → {name(head)}"
+        else:
+            text = name(raw)
+        return f"<title>{html.escape(text, quote=False)}</title>"
+    return re.sub(r"<title>([^<]*)</title>", title, svg)
+
+
+def render_svg(model: Model, lang: str, what: str = "flow") -> str:
+    """The diagram as SVG text, its titles in `lang` (graphviz.ExecutableNotFound without dot)."""
+    return localize_svg(diagram(model, lang, what).pipe(format="svg", encoding="utf-8"), model, lang)
+
 
 def _graph(model: Model, lang: str, name: str, title: str) -> graphviz.Digraph:
     g = graphviz.Digraph(name=name)
@@ -126,7 +173,8 @@ class _Flow:
         if kind.role == "loop":
             return self.loop(graph, step)
         node = f"step_{step.id}"
-        graph.node(node, _html(step.name[self.lang], [step_label(step, self.model, self.lang)]), **_style(kind.role))
+        graph.node(node, _html(step.name[self.lang], [step_label(step, self.model, self.lang)]), **_style(kind.role),
+                   id=node_id(step), tooltip=_tooltip(step_sentence(step, self.model, self.lang) or step.name[self.lang]))
         stop = edge_text(step, self.model, self.lang, "stop")
         return _Entry(node), [_Exit(node)], [_Exit(node, stop, STOP_COLOR)] if stop else []
 
@@ -135,7 +183,8 @@ class _Flow:
         cluster = f"cluster_{step.id}"
         with graph.subgraph(name=cluster) as c:
             c.attr(label=step_label(step, self.model, self.lang), style=s.style, color=s.color, fillcolor=s.fillcolor,
-                   fontcolor=s.fontcolor, fontname=FONT, fontsize="13", labeljust="l", margin="14", penwidth="1.4")
+                   fontcolor=s.fontcolor, fontname=FONT, fontsize="13", labeljust="l", margin="14", penwidth="1.4",
+                   id=node_id(step), tooltip=_tooltip(step_sentence(step, self.model, self.lang) or step.name[self.lang]))
             entry, pending, breaks = None, [], []
             for child in step.steps:
                 first, exits, stops = self.step(c, child)
@@ -160,7 +209,8 @@ def flow_diagram(model: Model, lang: str) -> graphviz.Digraph:
            fixedsize="true")
     entry, exits, stops = flow.step(g, model.flow)
     flow.edge(_Exit("start"), entry)
-    g.node("end", _html("", [end_text(model, lang)], width=44), **_style("end"))
+    g.node("end", _html("", [end_text(model, lang)], width=44), **_style("end"), id="node-end",
+           tooltip=_tooltip(end_text(model, lang)))
     for tail in exits + stops:
         flow.edge(tail, _Entry("end"))
     for tail, head, attrs in flow.edges:

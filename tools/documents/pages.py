@@ -408,9 +408,22 @@ def render_game(model: Model, lang: str, site: Site, diagram_svg: str | None = N
     env = environment(lang, site.fmt)
     ctx = game_context(model, lang, site, scorer)
     ctx["has_diagram"] = diagram_svg is not None
+    ctx["diagram_inline"] = inline_svg(diagram_svg) if diagram_svg is not None and site.fmt == "html" else None
     ctx["languages"] = _switcher(site, lang, lambda other: site.game_file(model, other))
     ctx["home"] = site.index_file(lang)
     return env.get_template(f"game.{site.fmt}.j2").render(ctx)
+
+
+def inline_svg(svg: str) -> Markup:
+    """A graphviz SVG ready to sit in a page: no XML prolog, as wide as the page (its own width at most)."""
+    import re
+    start = svg.find("<svg")
+    svg = svg[start:] if start >= 0 else svg
+    width = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    if width:
+        svg = svg.replace(width.group(0), f'<svg class="flow" width="100%" style="max-width: {float(width.group(1)) * 4 / 3:.0f}px"', 1)
+    svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+    return Markup(svg)
 
 
 def render_index(site: Site, lang: str) -> str:
@@ -429,7 +442,7 @@ def diagram_svg(model: Model, lang: str) -> str | None:
 
     from . import diagram
     try:
-        return diagram.diagram(model, lang, "flow").pipe(format="svg", encoding="utf-8")
+        return diagram.render_svg(model, lang, "flow")
     except graphviz.ExecutableNotFound:
         raise UsageError("the pages embed the rule diagram, which needs Graphviz's dot",
                          "install it, e.g. apt-get install graphviz") from None
