@@ -58,7 +58,7 @@ def resolve(name_or_path: str) -> Path:
     if name_or_path in bundled:
         return bundled[name_or_path]
     raise UsageError("unknown model '{name}'", did_you_mean(name_or_path, bundled)
-                     or Message("bundled models: {names}", {"names": ", ".join(bundled)}), name=name_or_path)
+                     or Message("bundled models: {names}", {"names": ", ".join(f"'{b}'" for b in bundled)}), name=name_or_path)
 
 
 @lru_cache(maxsize=1)
@@ -436,7 +436,7 @@ class _Builder:
         for key, raw in self.chosen.items():
             if key not in options:
                 raise UsageError("unknown option '{option}'", did_you_mean(key, options)
-                                 or (Message("options: {names}", {"names": ", ".join(options)}) if options
+                                 or (Message("options: {names}", {"names": ", ".join(f"'{o}'" for o in options)}) if options
                                      else "this game has no options"), option=key)
             values[key] = parse_option_value(options[key], raw)
         return values
@@ -607,5 +607,6 @@ def parse_option_value(option: Option, raw: Any) -> Any:
     choices = option.choices or {}
     if str(raw) not in choices:
         raise UsageError("option '{option}' cannot be '{value}'; choose one of {choices}",
-                         did_you_mean(str(raw), choices), option=option.id, value=raw, choices=", ".join(choices))
+                         did_you_mean(str(raw), choices), option=option.id, value=raw,
+                         choices=", ".join(f"'{c}'" for c in choices))
     return str(raw)

@@ -39,7 +39,7 @@ def test_usage_errors_are_one_line_exit_2(cli):
         (("score", "yahtzee", "--dice", "2,2,4,3,9"), "9 is not a face"),
         (("score", "yahtzee", "--dice", "1,2,3,4,5", "--sheet", '{"yahtze": 50}'), "did you mean 'yahtzee'"),
         (("score", "yahtzee", "--dice", "1,2,3,4,5", "--sheet", '{'), "not valid JSON"),
-        (("score", "yahtzee", "--dice", "1,2,3,4,5", "--option", "joker=sometimes"), "choose one of forced, free, none"),
+        (("score", "yahtzee", "--dice", "1,2,3,4,5", "--option", "joker=sometimes"), "choose one of 'forced', 'free', 'none'"),
         (("score", "yahtzee", "--dice", "1,2,3,4,5", "--option", "jokr=free"), "did you mean 'joker'"),
         (("check", "yahtze"), "did you mean 'yahtzee'"),
     ]:

@@ -287,8 +287,11 @@ def test_worked_examples_are_computed_by_the_engine():
             for box_id, box in model.boxes.items():
                 if not box.example:
                     continue
-                cell = element_text(find(root, "tr", id=f"box-{box_id}")[0].find("td[@class='example']"))
-                assert " ".join(map(str, box.example)) in cell
+                td = find(root, "tr", id=f"box-{box_id}")[0].find("td[@class='example']")
+                cell = element_text(td)
+                drawn = [s for s in td.iter("span") if s.get("class") == "dice"]  # dice drawn with pips
+                assert drawn and drawn[0].get("aria-label") == " ".join(map(str, box.example))
+                assert len(list(drawn[0].iter("{http://www.w3.org/2000/svg}svg"))) == len(box.example)
                 assert box.name[lang] in cell
                 n = scorer.points(box_id, box.example, {}, last)
                 first = scorer.points(box_id, box.example, {}, 1)
@@ -303,7 +306,7 @@ def test_worked_examples_are_computed_by_the_engine():
 
 def test_examples_that_depend_on_the_roll_number_or_the_sheet():
     root = parse_html(site()["generala.en.html"])
-    cell = lambda box: element_text(find(root, "tr", id=f"box-{box}")[0].find("td[@class='example']"))
+    cell = lambda box: visible_text(find(root, "tr", id=f"box-{box}")[0].find("td[@class='example']"))  # dice: aria-label
     assert cell("straight") == "2 3 4 5 6 in Straight scores 20 points. On the first roll of a turn: 25 points."
     assert cell("double_generala") == "1 1 1 1 1 in Double generala scores 100 points once Generala holds 50."
     de = parse_html(site()["generala.de.html"])
@@ -361,7 +364,7 @@ def test_cli_usage_errors_are_one_line(cli, tmp_path):
     for args, message in [
         (("pages", "yahtzee", "--lang", "fr", "-o", str(tmp_path)), "rulebook speaks en, de, nl, not 'fr'"),
         (("pages", "yahtzee", "--option", "jokr=free", "-o", str(tmp_path)), "did you mean 'joker'"),
-        (("pages", "yahtzee", "--option", "joker=sometimes", "-o", str(tmp_path)), "choose one of forced, free, none"),
+        (("pages", "yahtzee", "--option", "joker=sometimes", "-o", str(tmp_path)), "choose one of 'forced', 'free', 'none'"),
         (("pages", "yahtze", "-o", str(tmp_path)), "did you mean 'yahtzee'"),
         (("pages", "yahtzee", "rules/yahtzee.yaml", "-o", str(tmp_path)), "two models have the id 'yahtzee'"),
     ]:
@@ -561,7 +564,8 @@ def test_markdown_pages():
 def test_build_site_is_pure_and_deterministic():
     a = pages.build_site([load_model("yahtzee")], ["nl"])
     b = pages.build_site([load_model("yahtzee")], ["nl"])
-    assert a == b and set(a) == {"index.html", "yahtzee.nl.html", "yahtzee.nl.svg", "yahtzee.yaml", "static/rulebook.css"}
+    assert a == b and set(a) == {"index.html", "yahtzee.nl.html", "yahtzee.nl.svg", "yahtzee.yaml", "static/rulebook.css",
+                                  "yahtzee.nl.sheet.html"}
 
 
 def test_every_bundled_page_is_built(tmp_path):

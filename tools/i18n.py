@@ -77,10 +77,18 @@ def error_text(exc: RulebookError, lang: str) -> str:
 
 def safe_language(explicit: str | None = None) -> str:
     """`pick_language`, falling back to English when the choice itself is wrong (to print that error)."""
+    global chosen
     try:
         return pick_language(explicit)
     except RulebookError:
+        pass
+    remembered, chosen = chosen, None
+    try:
+        return pick_language()  # a wrong --lang: say so in the environment's language
+    except RulebookError:
         return "en"
+    finally:
+        chosen = remembered
 
 
 def number(value: float, lang: str, decimals: int = 0) -> str:

@@ -5,13 +5,14 @@ import shutil
 import sys
 from pathlib import Path
 
-from ...interpreter.errors import UsageError
+from ...interpreter.errors import Message, UsageError
+from ..i18n import pick_language, translator
 from ...interpreter.loader import load_model
 from .options import add_option_argument, parse_options
 from .outputs import output_file
 
 FORMATS = ("svg", "png", "dot")
-INSTALL_HINT = ("install graphviz to draw it (apt install graphviz, brew install graphviz, "
+INSTALL_HINT = Message("install graphviz to draw it (apt install graphviz, brew install graphviz, "
                 "or https://graphviz.org/download/)")
 
 
@@ -53,9 +54,11 @@ def run(args) -> int:
         output_file(out, "-o", [Path(model.path)], args.force)
 
     if fmt == "dot":
-        _write(out, graph.source.encode("utf-8"), args.output == "-")
+        _write(out, graph.source.encode("utf-8"), args.output == "-", lang=lang)
         if shutil.which("dot") is None:
-            print(f"rulebook: note: graphviz's 'dot' program is not installed; {INSTALL_HINT}", file=sys.stderr)
+            _ = translator(lang).gettext
+            print("rulebook: " + _("note: graphviz's 'dot' program is not installed; {hint}").format(hint=_(INSTALL_HINT.text)),
+                  file=sys.stderr)
         return 0
     if shutil.which("dot") is None:
         dot_file = out.with_suffix(".dot") if args.output != "-" else Path(f"{model.id}{kind}.{lang}.dot")
@@ -70,11 +73,11 @@ def run(args) -> int:
             data = graph.pipe(format=fmt)
     except Exception as exc:  # graphviz.ExecutableNotFound, CalledProcessError: one line, not a traceback
         raise UsageError("dot could not draw the diagram: {reason}", reason=str(exc).splitlines()[0] if str(exc) else repr(exc)) from None
-    _write(out, data, args.output == "-")
+    _write(out, data, args.output == "-", lang=lang)
     return 0
 
 
-def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False) -> None:
+def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False, lang: str = "en") -> None:
     if to_stdout:
         try:
             sys.stdout.write(data.decode("utf-8"))
@@ -87,4 +90,4 @@ def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False) -> Non
     except OSError as exc:
         raise UsageError("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc) from None
     if not quiet:
-        print(f"wrote {path}")
+        print(translator(lang).gettext("wrote {path}").format(path=path))

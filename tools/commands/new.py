@@ -69,7 +69,9 @@ def run(args) -> int:
         dest.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError("cannot write {dest}: {reason}", dest=dest, reason=exc.strerror or exc) from None
-    print(f"wrote {dest} (a copy of {source_path.stem}, id {new_id})")
-    print(f"edit it, then check it with:  rulebook check {dest}")
-    print(f"and write its rule pages:     rulebook pages {dest} -o site")
+    from ..i18n import pick_language, translator
+    _ = translator(pick_language()).gettext
+    print(_("wrote {path} (a copy of {model}, id {id})").format(path=dest, model=source_path.stem, id=new_id))
+    print(_("edit it, then check it with:  {command}").format(command=f"rulebook check {dest}"))
+    print(_("and write its rule pages:     {command}").format(command=f"rulebook pages {dest} -o site"))
     return 0

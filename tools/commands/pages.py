@@ -14,7 +14,9 @@ from .outputs import output_folder
 def add_arguments(p) -> None:
     p.add_argument("models", nargs="+", metavar="MODEL", help="model files or bundled models' names")
     p.add_argument("--lang", default=",".join(LANGUAGES), help="comma-separated languages (default: en,de,nl)")
-    p.add_argument("--format", default="html", choices=("html", "md"), help="html (default) or md")
+    p.add_argument("--format", default="html", choices=("html", "md", "pdf"),
+                   help="html (default), md, or pdf (a printed rule book and blank score sheet per game and "
+                        "language, by the system's Chromium)")
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write the site to")
     p.add_argument("--force", action="store_true", help="write into a folder that holds other files too")
     add_option_argument(p)
@@ -44,7 +46,7 @@ def site_names(models, langs: list[str], fmt: str) -> set[str]:
     for m in models:
         names.add(f"{m.id}.yaml")
         for lang in langs:
-            names |= {f"{m.id}.{lang}.{fmt}", f"{m.id}.{lang}.svg"}
+            names |= {f"{m.id}.{lang}.{fmt}", f"{m.id}.{lang}.svg", f"{m.id}.{lang}.sheet.{fmt}"}
     return names
 
 
@@ -62,10 +64,24 @@ def run(args) -> int:
     models = load_models(args.models, parse_options(args.option))
     out = output_folder(Path(args.output), site_names(models, langs, args.format),
                         [Path(m.path) for m in models], args.force)  # before the long work
+    if args.format == "pdf":
+        from ..documents.pages import check_site
+        from ..documents.pdf import print_pdfs
+        from ..i18n import pick_language, translator
+        files = build_site(models, langs, "html")
+        written = print_pdfs(files, check_site(models, langs, "html"), out)
+        t = translator(pick_language())
+        print(t.ngettext("wrote {n} PDF to {folder}", "wrote {n} PDFs to {folder}", len(written)).format(
+            n=len(written), folder=f"{out}/"))
+        return 0
     files = build_site(models, langs, args.format)
     write_site(files, out)
+    from ..i18n import number, pick_language, translator
+    lang = pick_language()
+    t = translator(lang)
     pages = len(models) * len(langs)
-    print(f"wrote {pages} page{'s' if pages != 1 else ''} for {len(models)} game{'s' if len(models) != 1 else ''} "
-          f"in {', '.join(langs)} to {out}/ ({len(files)} files, {time.perf_counter() - started:.2f} s); "
-          f"start at {out / next(iter(files))}")
+    print(t.gettext("wrote {pages} for {games} in {langs} to {folder} ({files} files, {seconds} s); start at {start}").format(
+        pages=t.ngettext("{n} page", "{n} pages", pages).format(n=pages),
+        games=t.ngettext("{n} game", "{n} games", len(models)).format(n=len(models)), langs=", ".join(langs), folder=f"{out}/", files=len(files),
+        seconds=number(time.perf_counter() - started, lang, 2), start=out / next(iter(files))))
     return 0

@@ -35,12 +35,12 @@ def parse_sheet(text: str, model) -> dict[str, int]:
     try:
         sheet = loads_json(text)
     except json.JSONDecodeError as exc:
-        raise UsageError("--sheet is not valid JSON: {msg} at column {colno}", msg=exc.msg, colno=exc.colno) from None
+        raise UsageError("--sheet is not valid JSON (column {colno})", colno=exc.colno) from None
     except NumberTooLong as exc:
         raise UsageError("--sheet holds a number of {digits} digits; numbers may have at most {limit} digits",
                          hint_for("number_digits"), digits=exc.digits, limit=limits().number_digits) from None
-    except (ValueError, RecursionError) as exc:
-        raise UsageError("--sheet is not valid JSON: {msg} at column {colno}", msg=exc.__class__.__name__, colno=1) from None
+    except (ValueError, RecursionError):
+        raise UsageError("--sheet is not valid JSON (column {colno})", colno=1) from None
     if not isinstance(sheet, dict):
         raise UsageError("--sheet must be a JSON object of box names and points")
     for box, points in sheet.items():

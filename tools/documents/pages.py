@@ -50,6 +50,10 @@ class Site:
     def game_file(self, model: Model, lang: str) -> str:
         return f"{model.id}.{lang}.{self.fmt}"
 
+    def sheet_file(self, model: Model, lang: str) -> str:
+        """The printable blank score sheet (HTML sites only)."""
+        return f"{model.id}.{lang}.sheet.html"
+
     @staticmethod
     def diagram_file(model: Model, lang: str) -> str:
         return f"{model.id}.{lang}.svg"
@@ -82,9 +86,31 @@ def check_site(models: Iterable[Model], langs: Iterable[str], fmt: str) -> Site:
 
 # what a page says ----------------------------------------------------------------
 
+# where the pips of faces 1 to 9 sit on a 3×3 grid (columns, rows 0..2)
+_PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+         5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+         7: [(0, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (2, 2)],
+         8: [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)],
+         9: [(c, r) for r in range(3) for c in range(3)]}
+
+
+@lru_cache(maxsize=None)
+def die_svg(face: int) -> Markup:
+    """One die drawn with its pips (faces above 9 as a number), for inline use in a page."""
+    if face in _PIPS:
+        inner = "".join(f'<circle cx="{5 + 7 * c}" cy="{5 + 7 * r}" r="1.9"/>' for c, r in _PIPS[face])
+    else:
+        inner = f'<text x="12" y="16" text-anchor="middle" font-size="11" font-family="sans-serif">{face}</text>'
+    return Markup(f'<svg class="die" viewBox="-1 -1 26 26" width="1.4em" height="1.4em" aria-hidden="true">'
+                  f'<rect x="0" y="0" width="24" height="24" rx="5" fill="#fff" stroke="#334155" stroke-width="1.5"/>'
+                  f'<g fill="#111827">{inner}</g></svg>')
+
+
 def _dice_html(dice: tuple[int, ...]) -> Markup:
-    inner = Markup(" ").join(Markup('<span class="die">%s</span>') % d for d in dice)
-    return Markup('<span class="dice">%s</span>') % inner
+    """The dice drawn with pips; the faces stay as text for screen readers, search and copying."""
+    label = " ".join(map(str, dice))
+    inner = Markup("").join(die_svg(d) for d in dice)
+    return Markup('<span class="dice" role="img" aria-label="%s">%s</span>') % (label, inner)
 
 
 def _dice_text(dice: tuple[int, ...]) -> str:
@@ -345,6 +371,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
             "diagram": site.diagram_file(model, lang),
             "model": site.model_file(model),
             "index": site.index_file(lang),
+            "sheet": site.sheet_file(model, lang),
         },
         "source_name": source_name,
         "copy_name": copy_name,
@@ -426,6 +453,20 @@ def inline_svg(svg: str) -> Markup:
     return Markup(svg)
 
 
+BLANK_SHEET_GAMES = 6  # columns on the printed sheet (seed 000 has three; six fill an A4 page)
+
+
+def render_sheet(model: Model, lang: str, site: Site, scorer: Scorer | None = None) -> str:
+    """The blank score sheet to print: every box, total and bonus, one column per game, the rule as a note."""
+    env = environment(lang, site.fmt)
+    ctx = game_context(model, lang, site, scorer)
+    ctx["games"] = list(range(1, BLANK_SHEET_GAMES + 1))
+    ctx["rules_file"] = site.game_file(model, lang)
+    ctx["languages"] = _switcher(site, lang, lambda other: site.sheet_file(model, other))
+    ctx["home"] = site.index_file(lang)
+    return env.get_template("sheet.html.j2").render(ctx)
+
+
 def render_index(site: Site, lang: str) -> str:
     env = environment(lang, site.fmt)
     games = [{"name": m.name[lang], "tagline": m.tagline[lang] if m.tagline else None,
@@ -466,6 +507,8 @@ def build_site(models: Iterable[Model], langs: Iterable[str] = LANGUAGES, fmt: s
             if svg is not None:
                 files[site.diagram_file(model, lang)] = svg
             files[site.game_file(model, lang)] = render_game(model, lang, site, svg, scorer)
+            if fmt == "html":
+                files[site.sheet_file(model, lang)] = render_sheet(model, lang, site, scorer)
     if fmt == "html":
         for path in sorted(STATIC_DIR.iterdir()):
             if path.is_file():

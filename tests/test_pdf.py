@@ -1,0 +1,47 @@
+"""`rulebook pages --format pdf`: a printed rule book and a blank score sheet per language (Chromium)."""
+import os
+
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.model import LANGUAGES
+
+from conftest import require_tool
+
+
+def _text(path) -> tuple[int, str]:
+    pypdf = pytest.importorskip("pypdf") if not os.environ.get("RULEBOOK_REQUIRE_TOOLS") else __import__("pypdf")
+    reader = pypdf.PdfReader(str(path))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    return len(reader.pages), " ".join(text.replace("ﬀ", "ff").replace("ﬂ", "fl").replace("ﬁ", "fi").split())
+
+
+@pytest.mark.slow
+def test_pdf_rule_book_and_blank_sheet_per_language(cli, tmp_path, monkeypatch):
+    require_tool("chromium")
+    monkeypatch.delenv("RULEBOOK_CHROMIUM", raising=False)
+    code, out, err = cli("pages", "yahtzee", "--format", "pdf", "-o", str(tmp_path))
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"yahtzee.{lang}{kind}.pdf" for lang in LANGUAGES for kind in ("", ".sheet"))
+    model = load_model("yahtzee")
+    for lang in LANGUAGES:
+        pages, text = _text(tmp_path / f"yahtzee.{lang}.pdf")
+        assert 3 <= pages <= 12, (lang, pages)
+        missing = [b.name[lang] for b in model.boxes.values() if b.name[lang] not in text]
+        assert missing == [], (lang, missing)
+        sheet_pages, sheet = _text(tmp_path / f"yahtzee.{lang}.sheet.pdf")
+        assert sheet_pages == 1  # one A4 page, as seed 000's sheet
+        assert all(b.name[lang] in sheet for b in model.boxes.values())
+        assert all(s.total[lang] in sheet for s in model.sections)
+    assert "Auch bekannt als Kniffel" in _text(tmp_path / "yahtzee.de.pdf")[1]
+    assert "Spiel 1" in _text(tmp_path / "yahtzee.de.sheet.pdf")[1]
+
+
+def test_without_chromium_one_clear_line(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CHROMIUM", str(tmp_path / "no-such-browser"))
+    code, out, err = cli("pages", "yahtzee", "--format", "pdf", "-o", str(tmp_path / "out"))
+    assert code == 2 and out == ""
+    assert err == ("rulebook: error: printing PDFs needs Chromium, which is not installed; "
+                   "install it, e.g. apt-get install chromium (or set RULEBOOK_CHROMIUM)\n")
+    assert not (tmp_path / "out").exists()
