@@ -275,9 +275,9 @@ def _read_save(path: Path) -> dict:
 # Whole sentences for each kind of file (a placeholder for the kind would not decline in German).
 # Reading itself (missing, folder, device, size) is limits.read_untrusted's, with its own sentences.
 _TEXTS = {
-    "save file": {"json": Message("the save file is not valid JSON ({reason})"),
+    "save file": {"json": Message("the save file is not valid JSON"),
                   "digits": Message("the save file holds a number of {digits} digits; numbers may have at most {limit} digits")},
-    "log file": {"json": Message("not valid JSON ({reason})"),  # at its line: the log line is not valid JSON
+    "log file": {"json": Message("not valid JSON"),  # at its line: the log line is not valid JSON
                  "digits": Message("the log holds a number of {digits} digits; numbers may have at most {limit} digits")},
 }
 
@@ -292,12 +292,12 @@ def _json(text: str, path: Path, what: str, line: int = 1):
     try:
         return loads_json(text)
     except json.JSONDecodeError as exc:
-        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), line + exc.lineno - 1, exc.colno), reason=exc.msg) from None
+        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), line + exc.lineno - 1, exc.colno)) from None  # the parser's words are English; the position says where
     except NumberTooLong as exc:
         raise SaveFileError(_TEXTS[what]["digits"], Pos(str(path), line, 1), hint_for("number_digits"),
                             digits=exc.digits, limit=limits().number_digits) from None
     except (ValueError, RecursionError) as exc:
-        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), line, 1), reason=exc.__class__.__name__) from None
+        raise SaveFileError(_TEXTS[what]["json"], Pos(str(path), line, 1)) from None
 
 
 def _read_json(path: Path, what: str):

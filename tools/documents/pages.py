@@ -32,6 +32,7 @@ TEMPLATES_DIR = HERE / "templates"
 STATIC_DIR = HERE / "static"
 FORMATS = ("html", "md")
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}  # each in its own language
+QUOTES = {"en": "“%s”", "de": "„%s“", "nl": "‘%s’"}
 
 
 # the site's file names --------------------------------------------------------
@@ -145,6 +146,10 @@ class Words:
     def number(self, n: int) -> str:
         return self._number_words(n, self.lang)
 
+    def quote(self, text: str) -> str:
+        """A name in the language's quotation marks (German „…“, Dutch ‘…’)."""
+        return QUOTES[self.lang] % text
+
     def dice(self, dice: tuple[int, ...]) -> Markup | str:
         return _dice_html(dice) if self.fmt == "html" else _dice_text(dice)
 
@@ -182,6 +187,12 @@ class Words:
 
     def rolls_per_turn(self, n: int) -> Markup | str:
         return self.n_("up to %(count)s roll per turn", "up to %(count)s rolls per turn", n, count=self.number(n))
+
+    def playing_time(self, minutes: int, players: int) -> Markup | str:
+        if players == 1:
+            return self._("about %(minutes)d minutes alone", minutes=minutes)
+        return self.n_("about %(minutes)d minutes with %(num)d player", "about %(minutes)d minutes with %(num)d players",
+                       players, minutes=minutes, num=players)
 
 
 def rounds_of(model: Model) -> int:
@@ -268,6 +279,7 @@ def _options(model: Model, w: Words) -> list[dict]:
         item = {
             "id": o.id, "name": o.name[w.lang], "description": o.description[w.lang] if o.description else None,
             "default": _option_value(o, o.default, w), "value": _option_value(o, value, w),
+            "default_short": _option_value(o, o.default, w).split(" (")[0], "value_short": _option_value(o, value, w).split(" (")[0],
             "default_id": str(o.default), "value_id": str(value), "changed": value != o.default, "type": o.type, "choices": [], "range": None,
             "example_flag": f"--option {o.id}={_other_value(o)}",
         }
@@ -313,6 +325,97 @@ def worked_example(model: Model, box_id: str, w: Words, scorer: Scorer | None = 
     return {"dice": w.dice(dice), "points": points, "first_roll": first, "sentence": sentence}
 
 
+SECONDS_PER_ROLL = 10  # the playing-time estimate: a roll, a look, a choice
+
+
+def playing_time(model: Model, players: int) -> int:
+    """Minutes a game takes, estimated from its rounds, players and rolls per turn (rounded to 5)."""
+    seconds = rounds_of(model) * players * rolls_per_turn(model) * SECONDS_PER_ROLL
+    return max(5, round(seconds / 60 / 5) * 5)
+
+
+def _turn_walkthrough(model: Model, w: Words) -> list[Markup | str]:
+    """A real first turn, played by the engine: each roll, what stays and why, and the write."""
+    from .examples import example_turn
+    out = []
+    for step in example_turn(model):
+        if step.kind == "roll" and step.roll_number == 1:
+            out.append(w._("First roll: %(dice)s.", dice=w.dice(step.dice)))
+        elif step.kind == "roll":
+            out.append(w._("Roll %(n)d: %(dice)s.", n=step.roll_number, dice=w.dice(step.dice)))
+        elif step.kind == "keep" and step.kept:
+            rest = len(step.dice) - len(step.kept)
+            out.append(w.n_("%(kept)s stay, the face that came up most often; the other die is rolled again.",
+                            "%(kept)s stay, the face that came up most often; the other %(count)s dice are rolled again.",
+                            rest, kept=w.dice(step.kept), count=w.number(rest)))
+        elif step.kind == "keep":
+            out.append(w._("Nothing is worth keeping: all dice are rolled again."))
+        elif step.kind == "stop":
+            out.append(w._("That is good enough: the player stops rolling."))
+        elif step.kind == "write":
+            out.append(w.n_("%(dice)s goes into the box “%(box)s”: %(num)d\u00a0point.",
+                            "%(dice)s goes into the box “%(box)s”: %(num)d\u00a0points.", step.points,
+                            dice=w.dice(step.dice), box=model.boxes[step.box].name[w.lang], num=step.points))
+    return out
+
+
+def _played_sheet(model: Model, w: Words) -> dict:
+    """A whole game played by the engine, as a filled-in sheet."""
+    from .examples import example_game
+    game = example_game(model)
+    sections = []
+    for section in model.sections:
+        rows = []
+        for box in section.boxes:
+            write = game.writes.get(box)
+            rows.append({"name": model.boxes[box].name[w.lang], "dice": w.dice(write.dice) if write else "",
+                         "points": write.points if write else 0, "joker": box in game.sheet_dependent,
+                         "bonus": write.bonus if write else 0, "crossed": bool(write) and write.points == 0})
+        bonuses = [{"name": b.name[w.lang], "points": game.totals[b.id]} for b in model.bonuses if b.section == section.id]
+        sections.append({"name": section.name[w.lang], "rows": rows, "bonuses": bonuses,
+                         "total_name": section.total[w.lang] if section.total else None,
+                         "total": game.totals[section.id]})
+    loose = [{"name": b.name[w.lang], "points": game.totals[b.id]} for b in model.bonuses if b.section is None]
+    return {"seed": game.seed, "sections": sections, "loose": loose, "total": game.totals["total"]}
+
+
+def _faq(model: Model, w: Words, scorer: Scorer) -> list[dict]:
+    """Questions a player asks, answered from the model's rules by the engine."""
+    from . import examples
+    lang = w.lang
+    out = []
+    if examples.rerolls_kept_dice(model):
+        out.append({"q": w._("May a die that was kept be rolled again later in the turn?"),
+                    "a": w._("Yes: you may re-roll dice you kept before. Before every roll you choose afresh "
+                             "which dice stay.")})
+    rolls = [b.example for b in model.boxes.values() if b.example]
+    if rolls:
+        roll = max(rolls, key=lambda r: (len(examples.fits(model, scorer, r)), sum(r)))
+        fits = examples.fits(model, scorer, roll)
+        listed = ", ".join(f"{model.boxes[b].name[lang]} ({p})" for b, p in fits)
+        out.append({"q": w._("Which boxes does %(dice)s fit?", dice=w.dice(roll)),
+                    "a": w.n_("On an empty sheet it scores in %(count)s box: %(boxes)s.",
+                              "On an empty sheet it scores in %(count)s boxes: %(boxes)s.",
+                              len(fits), count=w.number(len(fits)), boxes=listed)})
+    if zero_writes(model, scorer):
+        any_roll = examples.any_roll_boxes(model, scorer)
+        answer = w._("It must still be written: into any open box, which is then crossed out and scores 0.")
+        if any_roll:
+            names = ", ".join(w.quote(model.boxes[b].name[lang]) for b in any_roll)
+            answer = answer + " " + w.n_("While the box %(boxes)s is open, it takes any roll: the usual fallback.",
+                                         "While the boxes %(boxes)s are open, they take any roll: the usual fallback.",
+                                         len(any_roll), boxes=names)
+        out.append({"q": w._("What if a roll fits no box?"), "a": answer})
+    for a, b, roll in examples.also_counts(model, scorer)[:2]:
+        last = rolls_per_turn(model)
+        out.append({"q": w._("Does a roll for “%(a)s” also count for “%(b)s”?", a=model.boxes[a].name[lang],
+                             b=model.boxes[b].name[lang]),
+                    "a": w._("Yes: %(dice)s scores %(pa)d in “%(a)s” and %(pb)d in “%(b)s”; it goes into one of them.",
+                             dice=w.dice(roll), a=model.boxes[a].name[lang], b=model.boxes[b].name[lang],
+                             pa=scorer.points(a, roll, {}, last), pb=scorer.points(b, roll, {}, last))})
+    return out
+
+
 def _sections(model: Model, w: Words, scorer: Scorer) -> list[dict]:
     lang = w.lang
     out = []
@@ -356,7 +459,12 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "end": describe.end_text(model, lang),
         "players": w.players(model.min_players, model.max_players),
         "needs": [w.dice_needed(model.n_dice, model.faces), w.sheet_needed(len(model.boxes)), w._("a pen")],
-        "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))],
+        "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))]
+        + [w.playing_time(playing_time(model, n), n) for n in sorted({model.min_players, min(2, model.max_players),
+                                                                     min(4, model.max_players)})],
+        "walkthrough": _turn_walkthrough(model, w),
+        "played": _played_sheet(model, w),
+        "faq": _faq(model, w, scorer),
         "flow": _step_tree(model.flow, model, lang),
         "write_rules": [s.rule[lang] for s in model.flow.walk() if s.kind == "write" and s.rule],
         "zero_writes": zero_writes(model, scorer),
