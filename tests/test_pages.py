@@ -54,6 +54,7 @@ SEED_EN = [  # seeds 000 and 003, as the English page words them
     "a large straight also counts as a small one",           # seed 000: "satisfies both"
     "the Joker applies also when the Yahtzee box holds 0, the bonus does not",  # seed 003
     "Chance as the fallback",                                # seed 003: "a turn that will not score well"
+    "you may re-roll dice you kept before",                  # seed 001: "re-roll a die … not rolled on the second"
 ]
 SEED_EN_RULES = {  # box → its rule (seed 000/003: "Scoring")
     "Ones": "the ones count", "Threes": "the threes count", "Sixes": "the sixes count",
