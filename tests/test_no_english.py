@@ -154,6 +154,11 @@ def cli_outputs(capsys, monkeypatch, tmp_path: Path, lang: str) -> dict[str, str
                             "--save", str(d / "s.json"), stdin=session)
     out["play resumed"] = r("play", "--resume", str(d / "s.json"), stdin="keep 1\n")  # input ends mid-game
     out["solve"] = r("solve", "yacht")
+    if "compare" in COMMANDS:
+        yacht = str(bundled_models()["yacht"])
+        out["compare"] = r("compare", "yacht", "--model", yacht, "--games", "3", "--no-cache",
+                           "--plot", str(d / "compare.svg"))
+        out["compare plot"] = " ".join(svg_texts((d / "compare.svg").read_text(encoding="utf-8")))
     out["diagram"] = r("diagram", "yahtzee", "-o", str(d / "y.svg"))
     out["pages"] = r("pages", "yacht", "-o", str(d / "site"))
     out["new"] = r("new", "yacht", str(d / "mine.yaml"))
