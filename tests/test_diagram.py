@@ -389,7 +389,7 @@ def test_cli_draws_a_dutch_svg_with_no_english(tmp_path, cli, english, yahtzee):
     require_tool("dot")
     out = tmp_path / "yahtzee.nl.svg"
     code, stdout, err = cli("diagram", "yahtzee", "--lang", "nl", "-o", str(out))
-    assert code == 0 and err == "" and stdout.strip() == f"wrote {out}"
+    assert code == 0 and err == "" and stdout.strip() == f"{out} geschreven"  # the note in Dutch too
     svg = out.read_text(encoding="utf-8")
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     texts = [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]

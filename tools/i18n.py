@@ -107,7 +107,7 @@ def percent(share: float, lang: str) -> str:
 
 
 def options_text(model, lang: str) -> str:
-    """The model's option values as a reader says them: 'Joker-Regel: Pflicht, Bonusschwelle: 63'."""
+    """The model's option values as a reader says them: 'Bonusschwelle: 63, Bonus oben: 35'."""
     _ = translator(lang).gettext
     parts = []
     for oid, value in model.option_values.items():

@@ -66,11 +66,11 @@ class PlayedGame:
     seed: int
     writes: dict[str, TurnStep] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
-    sheet_dependent: list[str] = field(default_factory=list)  # boxes scored only thanks to the sheet (a Joker)
+    sheet_dependent: list[str] = field(default_factory=list)  # boxes scored only thanks to what the sheet holds
 
 
 def fixed_boxes(model: Model, scorer: Scorer) -> frozenset[str]:
-    """Boxes that score one fixed number whenever they score (a straight, a full house)."""
+    """Boxes that score one fixed number whenever they score (such as a run of five)."""
     return _cached("fixed", model, lambda: _fixed_boxes(model, scorer))
 
 

@@ -369,7 +369,7 @@ def _played_sheet(model: Model, w: Words) -> dict:
         for box in section.boxes:
             write = game.writes.get(box)
             rows.append({"name": model.boxes[box].name[w.lang], "dice": w.dice(write.dice) if write else "",
-                         "points": write.points if write else 0, "joker": box in game.sheet_dependent,
+                         "points": write.points if write else 0, "by_sheet": box in game.sheet_dependent,
                          "bonus": write.bonus if write else 0, "crossed": bool(write) and write.points == 0})
         bonuses = [{"name": b.name[w.lang], "points": game.totals[b.id]} for b in model.bonuses if b.section == section.id]
         sections.append({"name": section.name[w.lang], "rows": rows, "bonuses": bonuses,
