@@ -55,6 +55,7 @@ class TurnStep:
     kept: tuple[int, ...] = ()
     roll_number: int = 0
     box: str | None = None
+    cell: str | None = None  # the sheet cell written (the box id, or box#k / box@column)
     points: int = 0
     bonus: int = 0
 
@@ -128,10 +129,12 @@ def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns:
         action = player.choose(state)
         if isinstance(action, Write):
             bonus_before = sum(state.awards[0].values())
-            dice = state.dice
+            dice, before = state.dice, set(state.sheets[0])
             state.apply(action)
-            steps[-1].append(TurnStep("write", dice, box=action.box, points=state.sheets[0][action.box],
-                                      bonus=sum(state.awards[0].values()) - bonus_before))
+            cell = next(iter(set(state.sheets[0]) - before))
+            target = model.targets.get(action.box) if model.targets else None
+            steps[-1].append(TurnStep("write", dice, box=target.box if target else action.box, cell=cell,
+                                      points=state.sheets[0][cell], bonus=sum(state.awards[0].values()) - bonus_before))
             if turns is not None and len(steps) >= turns:
                 break
             steps.append([])
@@ -158,7 +161,7 @@ def _example_game(model: Model) -> PlayedGame:
         game = PlayedGame(seed, totals=state.totals(0))
         for turn in turns:
             write = turn[-1]
-            game.writes[write.box] = write
+            game.writes[write.cell] = write
             if write.points and not scorer.points(write.box, write.dice, {}, _last_roll(model)):
                 game.sheet_dependent.append(write.box)
         earned = sum(1 for b in model.bonuses if game.totals[b.id] > 0) + bool(game.sheet_dependent)

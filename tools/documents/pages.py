@@ -367,10 +367,14 @@ def _played_sheet(model: Model, w: Words) -> dict:
     for section in model.sections:
         rows = []
         for box in section.boxes:
-            write = game.writes.get(box)
-            rows.append({"name": model.boxes[box].name[w.lang], "dice": w.dice(write.dice) if write else "",
-                         "points": write.points if write else 0, "by_sheet": box in game.sheet_dependent,
-                         "bonus": write.bonus if write else 0, "crossed": bool(write) and write.points == 0})
+            cells = [c for t in (model.targets or {}).values() if t.box == box for c in t.cells] or [box]
+            for k, cell in enumerate(cells, 1):
+                write = game.writes.get(cell)
+                name = model.boxes[box].name[w.lang] + (f" ({k})" if len(cells) > 1 else "")
+                rows.append({"name": name, "dice": w.dice(write.dice) if write else "",
+                             "points": write.points if write else 0,
+                             "by_sheet": bool(write) and write.box in game.sheet_dependent and write.points > 0,
+                             "bonus": write.bonus if write else 0, "crossed": bool(write) and write.points == 0})
         bonuses = [{"name": b.name[w.lang], "points": game.totals[b.id]} for b in model.bonuses if b.section == section.id]
         sections.append({"name": section.name[w.lang], "rows": rows, "bonuses": bonuses,
                          "total_name": section.total[w.lang] if section.total else None,
