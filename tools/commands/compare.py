@@ -60,7 +60,8 @@ def run(args) -> int:
         series = {f"{m.label} ({m.player})": m.totals for m in results}
         title = _("{game}: final scores in {games} games per variant").format(
             game=chosen[0][1].name[lang], games=number(args.games, lang))
-        args.plot.write_text(histogram_svg(series, title), encoding="utf-8")
+        args.plot.write_text(histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
+                             encoding="utf-8")
     if args.json:
         out = {"games": args.games, "seed": args.seed, "variants": [_public(m) for m in results]}
         if args.plot:
