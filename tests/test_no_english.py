@@ -93,7 +93,7 @@ def page_texts(text: str) -> list[str]:
     out: list[str] = []
 
     def walk(el, translate: bool):
-        translate = (translate and el.get("translate") != "no" and el.tag not in ("code", "pre")
+        translate = (translate and el.get("translate") != "no" and el.tag not in ("code", "pre", "kbd")  # keycaps too
                      and el.get("lang", page_lang) == page_lang)  # "English" in the language switcher
         if el.tag in ("script", "style", "template") or el.get("hidden") is not None:
             return
@@ -191,12 +191,13 @@ def web_outputs(tmp_path: Path, lang: str) -> dict[str, str]:
 
     from rulebook.tools.serve import create_app
     out = {}
-    with TestClient(create_app(tmp_path / f"{lang}.sqlite3", pace=0)) as client:
+    with TestClient(create_app(tmp_path / f"{lang}.sqlite3", pace=0), base_url="http://localhost") as client:
         client.get(f"/?lang={lang}")  # the language sticks (cookie)
         for url in ["/", "/new/yahtzee", "/watch/yahtzee"]:
             out[f"web {url}"] = " ".join(page_texts(client.get(url).text))
         r = client.post("/api/tables", json={"model": "yacht", "seats": [{"name": "Anna", "kind": "human"},
                                                                          {"name": "Bert", "kind": "greedy"}]})
+        assert r.status_code == 201, r.text
         table = r.json()["table"]
         for url in [f"/t/{table}", f"/t/{table}/watch", f"/t/{table}/join"]:
             out[f"web {url}"] = " ".join(page_texts(client.get(url).text))
