@@ -125,6 +125,18 @@ class Step:
         for s in self.steps:
             yield from s.walk()
 
+    def ancestors(self, target: "Step") -> list["Step"]:
+        """The steps from this one down to `target`'s parent, outermost first ([] if not below)."""
+        def search(node: Step, path: list[Step]) -> list[Step] | None:
+            if node is target:
+                return path
+            for child in node.steps:
+                found = search(child, path + [node])
+                if found is not None:
+                    return found
+            return None
+        return search(self, []) or []
+
 
 @dataclass(frozen=True)
 class Model:

@@ -37,29 +37,17 @@ def check_soundness(model: Model) -> list[RulebookError]:
     return list(_CHECKED[key])
 
 
-def _path_to(root: Step, target: Step) -> list[Step]:
-    def search(node, path):
-        if node is target:
-            return path
-        for child in node.steps:
-            found = search(child, path + [node])
-            if found is not None:
-                return found
-        return None
-    return search(root, []) or []
-
-
 def writes_per_player(model: Model) -> int | None:
     """How many writes the flow gives each player in a full game (None if a player can change it)."""
     turn = next((s for s in model.flow.walk() if s.kind == "each_player"), None)
     if turn is None:
         return None
-    rounds = prod(s.times or 1 for s in _path_to(model.flow, turn) if s.kind == "repeat")
+    rounds = prod(s.times or 1 for s in model.flow.ancestors(turn) if s.kind == "repeat")
     total = 0
     for step in turn.walk():
         if step.kind != "write":
             continue
-        loops = [s for s in _path_to(turn, step) if s.kind == "repeat"]
+        loops = [s for s in turn.ancestors(step) if s.kind == "repeat"]
         if any(k.kind == "keep" and k.can_stop for loop in loops for k in loop.walk()):
             return None
         total += prod(s.times or 1 for s in loops)
@@ -72,7 +60,7 @@ def _check_counts(model: Model) -> list[RulebookError]:
     if writes is None or writes == cells:
         return []
     turn = next(s for s in model.flow.walk() if s.kind == "each_player")
-    rounds = [s for s in _path_to(model.flow, turn) if s.kind == "repeat"]
+    rounds = [s for s in model.flow.ancestors(turn) if s.kind == "repeat"]
     where = rounds[-1] if rounds else model.flow
     pos = where.times_pos or where.pos
     per_round = writes // prod(s.times or 1 for s in rounds) if rounds else writes

@@ -29,6 +29,7 @@ import jinja2
 
 from ...interpreter.errors import UsageError
 from ...interpreter.model import LANGUAGES, Model, Step
+from ...interpreter.soundness import writes_per_player
 
 # numbers in words -----------------------------------------------------------------------------
 
@@ -525,7 +526,7 @@ def _render(step: Step, model: Model, lang: str, part: str) -> str:
 def _facts(step: Step, model: Model, lang: str) -> dict:
     """Everything a template may say about a step, found from the tree and the model."""
     kind = kind_of(step)
-    parents = _ancestors(model.flow, step)
+    parents = model.flow.ancestors(step)
     facts = _common(model, lang) | {
         "name": step.name[lang],
         "n": step.times or 1,
@@ -564,11 +565,9 @@ def _common(model: Model, lang: str) -> dict:
 
 def _end_facts(model: Model, lang: str) -> dict:
     turn = next(s for s in model.flow.walk() if s.kind == "each_player")
-    rounds = prod(s.times or 1 for s in _ancestors(model.flow, turn) if s.kind == "repeat")
-    writes = sum(prod(a.times or 1 for a in _ancestors(turn, s) if a.kind == "repeat")
-                 for s in turn.walk() if s.kind == "write")
+    rounds = prod(s.times or 1 for s in model.flow.ancestors(turn) if s.kind == "repeat")
     facts = _common(model, lang) | {
-        "total_rounds": rounds, "fills_sheet": rounds * writes == len(model.cells),
+        "total_rounds": rounds, "fills_sheet": writes_per_player(model) == len(model.cells),
         "score_name": model.ranking.name[lang] if model.ranking else "",
         "ties": [name[lang] for name, _ in model.ranking.tie_breaks] if model.ranking else [],
         "extreme": _EXTREME[lang][model.winner == "lowest_total"], "early_end": model.end_if is not None,
@@ -578,25 +577,12 @@ def _end_facts(model: Model, lang: str) -> dict:
     return facts
 
 
-def _ancestors(root: Step, target: Step) -> list[Step]:
-    """The steps above `target`, outermost first ([] for the root or a step not in the tree)."""
-    def search(node: Step, path: list[Step]) -> list[Step] | None:
-        if node is target:
-            return path
-        for child in node.steps:
-            found = search(child, path + [node])
-            if found is not None:
-                return found
-        return None
-    return search(root, []) or []
-
-
 def _nearest_repeat(root: Step, step: Step) -> Step | None:
-    return next((a for a in reversed(_ancestors(root, step)) if a.kind == "repeat"), None)
+    return next((a for a in reversed(root.ancestors(step)) if a.kind == "repeat"), None)
 
 
 def _nearest_loop(root: Step, step: Step) -> Step | None:
-    return next((a for a in reversed(_ancestors(root, step)) if kind_of(a).role == "loop"), None)
+    return next((a for a in reversed(root.ancestors(step)) if kind_of(a).role == "loop"), None)
 
 
 def _nearest_repeat_of_turn(root: Step) -> Step | None:
