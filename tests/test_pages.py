@@ -531,7 +531,11 @@ def test_page_has_diagram_edit_howto_and_print_stylesheet():
     figure = find(root, "figure", class_="diagram")[0]
     assert [a.get("href") for a in figure.iter("a") if a.get("href") == "yahtzee.en.svg"]
     svg = figure.find(".//{http://www.w3.org/2000/svg}svg")
-    assert svg.get("width") == "100%"  # the whole flow at page width, not a thumbnail beside the list
+    # the whole flow at its own width, narrowed to the page by the stylesheet (no style attribute,
+    # which a served page's Content-Security-Policy would block): not a thumbnail beside the list
+    assert svg.get("width").isdigit() and int(svg.get("width")) > 400 and svg.get("style") is None
+    css = (Path(pages.__file__).parent / "static" / "rulebook.css").read_text(encoding="utf-8")
+    assert ".diagram svg.flow { max-width: 100%; height: auto;" in css
 
 
 def test_every_step_of_the_list_links_to_its_node_in_the_diagram():

@@ -560,7 +560,9 @@ def inline_svg(svg: str) -> Markup:
     svg = svg[start:] if start >= 0 else svg
     width = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
     if width:
-        svg = svg.replace(width.group(0), f'<svg class="flow" width="100%" style="max-width: {float(width.group(1)) * 4 / 3:.0f}px"', 1)
+        # its own width as the width; the stylesheet's max-width: 100% narrows it to the page (no style
+        # attribute: a served page's Content-Security-Policy allows the stylesheet only)
+        svg = svg.replace(width.group(0), f'<svg class="flow" width="{float(width.group(1)) * 4 / 3:.0f}"', 1)
     svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
     return Markup(svg)
 

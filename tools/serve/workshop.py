@@ -547,7 +547,7 @@ def rule_page_extras(text: str, name: str, lang: str) -> str:
             text = text[:at + 5] + "\n" + form + text[at + 5:]
     tap = _("Tap a step of the diagram to see what is decided there.")
     panel = f'<aside id="step-panel" class="step-panel" aria-live="polite"><p>{escape(tap)}</p></aside>'
-    figure = text.find('<figure class="diagram">')
+    figure = text.find('<figure class="diagram"')
     if figure >= 0:
         end = text.find("</figure>", figure)
         text = text[:end + 9] + "\n" + panel + text[end + 9:]

@@ -29,9 +29,9 @@ const RulebookSteps = (() => {
     return document.importNode(svg, true);
   }
 
+  /* The step a diagram node draws: its id is "node-STEP" (the page's step list links to it). */
   function stepOf(g) {
-    const title = g.querySelector("title");
-    const m = title && /^(?:step|cluster)_(.+)$/.exec(title.textContent.trim());
+    const m = /^node-(.+)$/.exec(g.getAttribute("id") || "");
     return m ? m[1] : null;
   }
 
@@ -83,14 +83,16 @@ const RulebookSteps = (() => {
     const figure = document.querySelector("figure.diagram");
     const panel = document.getElementById("step-panel");
     const img = figure && figure.querySelector("img");
-    if (img && panel) {
+    const drawn = figure && figure.querySelector("svg");  // the page may carry the diagram inline
+    if ((img || drawn) && panel) {
       Promise.all([
-        fetch(img.getAttribute("src")).then((r) => r.text()),
+        drawn ? Promise.resolve(null) : fetch(img.getAttribute("src")).then((r) => r.text()),
         fetch(`/api/games/${encodeURIComponent(me.dataset.model)}/steps?lang=${me.dataset.lang}`).then((r) => r.json()),
       ]).then(([svgText, data]) => {
-        const svg = inline(svgText);
+        const svg = drawn || inline(svgText);
         if (!svg || !data.steps) return;
-        (img.closest("a") || img).replaceWith(svg);
+        if (drawn) drawn.classList.add("rule-diagram");
+        else (img.closest("a") || img).replaceWith(svg);
         bind(svg, data.steps, panel, data.texts);
         document.body.classList.add("steps-ready");
       }).catch(() => { /* the picture stays as it was */ });
