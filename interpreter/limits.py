@@ -185,13 +185,6 @@ def loads_json(text: str) -> Any:
     return json.loads(text, parse_int=bounded_int, parse_constant=constant)
 
 
-def check_value(value: Any) -> Any:
-    """A computed number, or ValueTooLarge when its magnitude reaches 10**value_digits."""
-    if isinstance(value, int) and not -_current.max_value < value < _current.max_value:
-        raise ValueTooLarge(value)
-    return value
-
-
 class ValueTooLarge(ArithmeticError):
     def __init__(self, value: int):
         super().__init__()

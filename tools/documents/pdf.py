@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 
 from ...interpreter.errors import UsageError
-from ...interpreter.model import Model
 from .pages import Site, write_site
 
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
@@ -69,8 +68,3 @@ def print_pdfs(files: dict[str, str], site: Site, outdir: Path) -> list[Path]:
             raise UsageError("Chromium could not print the pages: {reason}",
                              reason=str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)) from None
     return written
-
-
-def pdf_targets(models: list[Model], langs: list[str]) -> list[str]:
-    """The PDF file names `print_pdfs` writes, in order."""
-    return [name for m in models for lang in langs for name in (f"{m.id}.{lang}.pdf", f"{m.id}.{lang}.sheet.pdf")]
