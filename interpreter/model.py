@@ -7,7 +7,7 @@ from typing import Any
 from .dsl.compiler import Compiled
 from .errors import Pos
 
-LANGUAGES = ("en", "de", "nl")
+from .languages import LANGUAGES  # noqa: F401  (here for the modules that import it from the model)
 Text = dict  # language -> string
 
 

@@ -353,6 +353,22 @@ def test_unknown_tables_and_pages(client):
         assert exc.value.code == 4404
 
 
+
+@pytest.mark.parametrize("lang, words", [("de", "gibt keinen Tisch"), ("nl", "geen tafel")])
+def test_the_websocket_speaks_the_pages_language(client, lang, words):
+    """Errors on the live stream come in the page's language (?lang=, as the table page connects)."""
+    with client.websocket_connect(f"ws://localhost/ws/tables/NoSuchTable42?lang={lang}") as ws:
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["status"] == 404 and words in msg["error"], msg
+    t = create(client, seats=(("Ann", "human"), ("cpu", "greedy")), seed=3)
+    with client.websocket_connect(f"ws://localhost/ws/tables/{t['table']}?lang={lang}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        ws.send_text("not json")
+        msg = ws.receive_json()
+        while msg["type"] != "error":
+            msg = ws.receive_json()
+        assert "JSON" in msg["error"] and "message must be" not in msg["error"], msg
+
 # the live stream ------------------------------------------------------------------------------------
 
 def test_the_websocket_brings_every_event_in_order(client):

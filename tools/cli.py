@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import contextmanager
 import errno
 import importlib
 import os
@@ -26,22 +27,63 @@ COMMANDS = {
 }
 
 
+DESCRIPTION = "Declarative dice games: check, play, solve and document them."
+LIMIT_HELP = "raise a limit of the untrusted-input budget for this run (see docs/writing-a-game.md)"
+# argparse's own texts that `rulebook` can show (Python 3.11's wording), translated with ours.
+ARGPARSE_TEXTS = (
+    "usage: ", "positional arguments", "options", "show this help message and exit",
+    "show program's version number and exit", "the following arguments are required: %s",
+    "unrecognized arguments: %s", "invalid choice: %(value)r (choose from %(choices)s)",
+    "expected one argument", "argument %(argument_name)s: %(message)s", "invalid %(type)s value: %(value)r",
+    "not allowed with argument %s", "ambiguous option: %(option)s could match %(matches)s",
+    "expected at least one argument", "one of the arguments %s is required", "ignored explicit argument %r",
+)
+
+
 class _Parser(argparse.ArgumentParser):
+    gettext = staticmethod(str)  # the language's gettext, set by build_parser
+
     def error(self, message: str):  # one line, exit 2, like every other error
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: {self.gettext('error:')} {message}\n")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser; only the module of the command `only` is imported (none for `--help`)."""
-    parser = _Parser(prog="rulebook", description="Declarative dice games: check, play, solve and document them.")
+def _formatter(gettext):
+    """A help formatter that shows each argument's help in the language of `gettext`."""
+    class Formatter(argparse.HelpFormatter):
+        def _get_help_string(self, action: argparse.Action) -> str | None:
+            return gettext(action.help) if action.help else action.help
+    return Formatter
+
+
+def _help_language(argv: list[str]) -> str:
+    """The language of help and usage texts: a `--lang` anywhere on the line, else the environment's."""
+    from . import i18n
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else ""
+        if value.split(",")[0] in i18n.LANGUAGES:
+            return value.split(",")[0]
+    return i18n.safe_language()
+
+
+def build_parser(only: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
+    """The argument parser, its texts in `lang`; only the module of the command `only` is imported
+    (none for `--help`). argparse's own texts are translated while the parser runs (see `main`)."""
+    gettext = str
+    if lang != "en":
+        from . import i18n
+        gettext = i18n.translator(lang).gettext
+    parser_class = type("Parser", (_Parser,), {"gettext": staticmethod(gettext)})
+    formatter = _formatter(gettext)
+    parser = parser_class(prog="rulebook", description=gettext(DESCRIPTION), formatter_class=formatter)
     parser.add_argument("--lang", dest="global_lang", default=None, metavar="LANG",
                         help="language of everything printed: en, de or nl (default: RULEBOOK_LANG, "
                              "then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
     parser.add_argument("--version", action="version", version=f"rulebook {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     for name, (module, help_text) in COMMANDS.items():
+        help_text = gettext(help_text)
         if name != only:  # only the command run is imported; the others are names and help
-            sub.add_parser(name, help=help_text)
+            sub.add_parser(name, help=help_text, formatter_class=formatter)
             continue
         try:
             mod = importlib.import_module(f"{__package__}.commands.{module}")
@@ -49,23 +91,46 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             if exc.name and exc.name.endswith(f"commands.{module}"):
                 continue  # not built yet
             raise
-        p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().splitlines()[0])
+        p = sub.add_parser(name, help=help_text, description=gettext(command_description(mod, name)),
+                           formatter_class=formatter)
         mod.add_arguments(p)
-        p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
-                       help="raise a limit of the untrusted-input budget for this run (see docs/writing-a-game.md)")
+        p.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=LIMIT_HELP)
         p.set_defaults(run=mod.run)
     return parser
+
+
+def command_description(module, name: str) -> str:
+    """The first line of a command module's docstring (its description under `--help`)."""
+    return (module.__doc__ or COMMANDS[name][1]).strip().splitlines()[0]
+
+
+@contextmanager
+def _argparse_speaks(lang: str):
+    """argparse's own texts (usage, errors, group titles) in `lang` meanwhile: it looks them up as it speaks."""
+    if lang == "en":
+        yield
+        return
+    from . import i18n
+    texts = i18n.translator(lang)
+    saved = argparse._, argparse.ngettext
+    argparse._, argparse.ngettext = texts.gettext, texts.ngettext
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] != "--lang")),
                    None)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 2
+    help_lang = _help_language(argv)
+    with _argparse_speaks(help_lang):
+        parser = build_parser(command if command in COMMANDS else None, help_lang)
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
     from . import i18n
     i18n.chosen = args.global_lang
     own = getattr(args, "lang", None)  # a command's own --lang (pages takes a list: not one language)
@@ -93,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT):
             raise
         _drop_stdout()
-        _ = i18n.translator(lang).gettext
+        _ = i18n.translator(lang()).gettext
         print("rulebook: " + _("error:") + " " + _("cannot write the output: {reason}").format(
             reason=exc.strerror or exc), file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ from pathlib import Path
 from gettext import NullTranslations
 
 from ..interpreter.errors import RulebookError, UsageError
-from ..interpreter.model import LANGUAGES
+from ..interpreter.languages import LANGUAGES
 
 # Where the language comes from when no --lang is given, first found wins (GNU gettext's order,
 # after our own variable). "C" and "POSIX" say nothing about a language and are skipped.

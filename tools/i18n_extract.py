@@ -65,8 +65,25 @@ def error_templates(root: Path = ROOT) -> dict[str, str]:
     return out
 
 
+def cli_texts() -> list[str]:
+    """Every text `rulebook … --help` shows: the descriptions and help of every command and argument
+    (read off the real parsers, so a new flag cannot be missed) and argparse's own texts."""
+    import argparse
+    from . import cli
+    texts = [cli.DESCRIPTION, cli.LIMIT_HELP, "error:", *cli.ARGPARSE_TEXTS]
+    for name in cli.COMMANDS:
+        parser = cli.build_parser(only=name)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        texts += [a.help for a in parser._actions if a.help and a.help != argparse.SUPPRESS]
+        texts += [choice.help for choice in sub._choices_actions]
+        command = sub.choices[name]
+        texts.append(command.description)
+        texts += [a.help for a in command._actions if a.help and a.help != argparse.SUPPRESS]
+    return list(dict.fromkeys(t for t in texts if t))
+
+
 def add_to_pot(pot: Path) -> int:
-    """Add the templates missing from the .pot file; how many were added."""
+    """Add the templates and CLI texts missing from the .pot file; how many were added."""
     from babel.messages.pofile import read_po, write_po
     with pot.open("rb") as f:
         catalog = read_po(f)
@@ -75,10 +92,14 @@ def add_to_pot(pot: Path) -> int:
         if text not in catalog:
             catalog.add(text, flags=("python-brace-format",) if "{" in text else ())
             added += 1
+    for text in cli_texts():
+        if text not in catalog:
+            catalog.add(text, flags=("python-format",) if "%(" in text or "%s" in text or "%r" in text else ())
+            added += 1
     with pot.open("wb") as f:
         write_po(f, catalog, width=100, sort_output=True, omit_header=False, no_location=True)
     return added
 
 
 if __name__ == "__main__":
-    print(f"added {add_to_pot(Path(sys.argv[1]))} error templates to {sys.argv[1]}")
+    print(f"added {add_to_pot(Path(sys.argv[1]))} error templates and command-line texts to {sys.argv[1]}")

@@ -42,8 +42,9 @@ def check_db(db: Path, explicit: bool) -> None:
 def add_arguments(p) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--db", type=Path, default=None,
-                   help=f"SQLite file with the tables, kept across restarts (default {default_db()})")
+    db = p.add_argument("--db", type=Path, default=None,
+                        help="SQLite file with the tables, kept across restarts (default %(usual)s)")
+    db.usual = default_db()  # shown by the help text, which stays the same on every machine
     p.add_argument("--bot-delay", type=int, default=700, metavar="MS",
                    help="default pause before each computer move, in milliseconds (default 700)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"))
@@ -55,21 +56,21 @@ def add_arguments(p) -> None:
                         "(the quotas count per visitor address)")
     d = Limits()
     p.add_argument("--tables-per-hour", type=int, default=d.tables_per_client, metavar="N",
-                   help=f"new tables one address may open per hour (default {d.tables_per_client})")
+                   help="new tables one address may open per hour (default %(default)s)")
     p.add_argument("--moves-per-minute", type=int, default=d.moves_per_client, metavar="N",
-                   help=f"moves and hints one address may send per minute (default {d.moves_per_client})")
+                   help="moves and hints one address may send per minute (default %(default)s)")
     p.add_argument("--connections-per-client", type=int, default=d.sockets_per_client, metavar="N",
-                   help=f"live connections one address may hold open (default {d.sockets_per_client})")
+                   help="live connections one address may hold open (default %(default)s)")
     p.add_argument("--max-tables", type=int, default=d.max_tables, metavar="N",
-                   help=f"unfinished tables on the server (default {d.max_tables})")
+                   help="unfinished tables on the server (default %(default)s)")
     p.add_argument("--abandoned-after", type=float, default=d.abandoned_after / 3600, metavar="HOURS",
-                   help=f"delete an unfinished table nobody moved in this long (default {d.abandoned_after / 3600:g})")
+                   help="delete an unfinished table nobody moved in this long (default %(default)g)")
     p.add_argument("--finished-kept", type=float, default=d.finished_kept / 3600, metavar="HOURS",
-                   help=f"delete a finished table this long after its end (default {d.finished_kept / 3600:g})")
+                   help="delete a finished table this long after its end (default %(default)g)")
     p.add_argument("--turn-timer", type=int, default=0, metavar="SECONDS",
                    help="default time for a person's turn before a computer takes the seat over (default 0: no timer)")
     p.add_argument("--solves", type=int, default=d.solve_workers, metavar="N",
-                   help=f"optimal-player solves at once, each in its own process (default {d.solve_workers})")
+                   help="optimal-player solves at once, each in its own process (default %(default)s)")
 
 
 def run(args) -> int:

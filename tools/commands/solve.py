@@ -20,9 +20,9 @@ def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--json", action="store_true", help='print {"expected_score": …, "states": …, "seconds": …}')
     p.add_argument("--no-cache", action="store_true", help="compute afresh and do not store the table")
-    p.add_argument("--max-states", type=int, default=None, metavar="N",
-                   help="refuse to solve more states than this (default: the budget's solver_states, "
-                        f"{induction.MAX_STATES:,})")
+    cap = p.add_argument("--max-states", type=int, default=None, metavar="N",
+                         help="refuse to solve more states than this (default: the budget's solver_states, %(usual)d)")
+    cap.usual = induction.MAX_STATES
     p.add_argument("--memory", default=None, metavar="SIZE",
                    help=f"memory the solve may use, as in 4G (default {induction.MEMORY // 2**30}G); "
                         "a table larger than this is memory-mapped from the cache")

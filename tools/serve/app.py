@@ -50,7 +50,7 @@ MAX_BODY = 64 * 1024
 
 # languages and templates ----------------------------------------------------------------------
 
-def pick_lang(request: Request) -> str:
+def pick_lang(request: Request | WebSocket) -> str:
     q = request.query_params.get("lang")
     if q in LANGUAGES:
         return q
@@ -453,13 +453,14 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
 
     async def _ws_table(websocket: WebSocket):
         await websocket.accept()
+        lang = pick_lang(websocket)  # the page's language (?lang=, cookie, Accept-Language): errors in it
         try:
             table = await tables().get(websocket.path_params["id"])
             since = websocket.query_params.get("since", "0")
             if not since.isdigit():
                 raise ServeError(400, "'since' must be a whole number")
         except ServeError as exc:
-            await websocket.send_json({"type": "error", **exc.to_json()})
+            await websocket.send_json({"type": "error", **exc.to_json(lang)})
             await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
             return
         sub = hub.subscribe(table.id)  # no await between subscribing and the snapshot: nothing is missed
@@ -492,9 +493,10 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
                             elif data.get("type") == "select" and seat is not None and not selects.hit("x"):
                                 tables().select(table, seat, data.get("dice"))
                         except ServeError as exc:
-                            sub.put(json.dumps({"type": "error", **exc.to_json()}))
+                            sub.put(json.dumps({"type": "error", **exc.to_json(lang)}))
                         except ValueError:
-                            sub.put(json.dumps({"type": "error", **ServeError(400, "a message must be JSON").to_json()}))
+                            sub.put(json.dumps({"type": "error",
+                                                **ServeError(400, "a message must be JSON").to_json(lang)}))
                 finally:
                     if seat is not None:
                         tables().here(table, seat, -1)

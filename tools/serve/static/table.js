@@ -521,7 +521,7 @@
   let delay = 500;
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}`);
+    ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}&lang=${document.documentElement.lang}`);
     ws.onopen = () => {
       delay = 500;
       $("conn").hidden = true;
