@@ -217,6 +217,29 @@ def test_scoring_follows_the_chosen_options():
     assert len(set(texts.values())) == 3
 
 
+
+CELL = 'width="14" height="14" fixedsize="true"'
+
+
+def test_scoring_draws_the_sheets_cells_and_columns(tmp_path):
+    """A box used several times shows a cell per entry; columns show a grid with their heads."""
+    plain = dot_of(load_model("yahtzee"), "en", "scoring")
+    assert CELL not in plain.source  # a sheet of boxes used once draws no cells: the names are the cells
+    balut = dot_of(load_model("balut"), "de", "scoring")
+    assert balut.nodes["section_rows"]["label"].count(CELL) == 7 * 4
+    triple = load_model("triple_yahtzee")
+    d = dot_of(triple, "nl", "scoring")
+    assert [d.nodes[f"section_{s}"]["label"].count(CELL) for s in ("upper", "lower")] == [6 * 3, 7 * 3]
+    heads = re.findall(r"<b>(×\d)</b>", d.nodes["section_upper"]["label"])
+    assert heads == ["×1", "×2", "×3"]  # the names say the factor: it is not repeated
+    source = Path(triple.path).read_text(encoding="utf-8")
+    downward = source.replace('    multiplier: 2\n', '    multiplier: 2\n    order: down\n', 1).replace(
+        'name: {en: "×3", de: "×3", nl: "×3"}', 'name: {en: Up, de: Hoch, nl: Omhoog}', 1).replace(
+        '    multiplier: 3\n', '    multiplier: 3\n    order: up\n', 1)
+    (tmp_path / "t.yaml").write_text(downward, encoding="utf-8")
+    label = dot_of(load_model(str(tmp_path / "t.yaml")), "en", "scoring").nodes["section_upper"]["label"]
+    assert "<b>×2</b><br/>↓" in label and "<b>Up</b><br/>×3 ↑" in label
+
 # every bundled model, every language ------------------------------------------------------------
 
 @pytest.mark.parametrize("name", sorted(bundled_models()))

@@ -255,23 +255,49 @@ def scoring_diagram(model: Model, lang: str) -> graphviz.Digraph:
     return g
 
 
+ORDER_MARKS = {"down": "↓", "up": "↑"}  # a column's fill order as a shape: the words are in the write step's note
+
+
 def _section_table(model: Model, section, scorer: Scorer, lang: str) -> str:
-    """A section as a table: its name, one row per box (name, rule, example), and its total."""
+    """A section as a table: its name, one row per box (name, the sheet's cells, rule, example), its total.
+
+    The cells are drawn as the paper sheet has them: one per entry of a box used several times, and a
+    column of them per sheet column (headed by its name, its multiplier and an arrow for its fill order)."""
     look, box, total = ROLE_STYLES["section"], ROLE_STYLES["box"], ROLE_STYLES["total"]
     esc = html.escape
-    rows = [f'<tr><td colspan="3" align="left" bgcolor="{look.fillcolor}"><font point-size="14"><b>'
+    grid = bool(model.columns) or any(model.boxes[b].uses > 1 for b in section.boxes)
+    columns = model.columns or (None,)
+    span = 3 + (len(columns) if grid else 0)
+    rows = [f'<tr><td colspan="{span}" align="left" bgcolor="{look.fillcolor}"><font point-size="14"><b>'
             f'{esc(section.name[lang])}</b></font></td></tr>']
+    if model.columns:
+        heads = []
+        for c in model.columns:
+            mult = f"×{c.multiplier}" if c.multiplier != 1 and f"×{c.multiplier}" not in c.name[lang] else ""
+            mark = " ".join(x for x in (mult, ORDER_MARKS.get(c.order, "")) if x)
+            heads.append(f'<td bgcolor="{box.fillcolor}"><font point-size="11"><b>{esc(c.name[lang])}</b>'
+                         f'{"<br/>" + esc(mark) if mark else ""}</font></td>')
+        rows.append(f'<tr><td bgcolor="{box.fillcolor}"></td>{"".join(heads)}'
+                    f'<td colspan="2" bgcolor="{box.fillcolor}"></td></tr>')
     for box_id in section.boxes:
         b = model.boxes[box_id]
         rule = "<br/>".join(esc(line) for line in _wrap(b.rule[lang], 34))
         example = "".join(f'<font point-size="10" color="#64748b">{esc(x)}</font>' for x in _example(scorer, box_id, lang))
+        cells = "".join(_cells(b.uses) for _ in columns) if grid else ""
         rows.append(f'<tr><td port="{box_id}" align="left" bgcolor="{box.fillcolor}"><b>{esc(b.name[lang])}</b></td>'
-                    f'<td align="left" balign="left" bgcolor="{box.fillcolor}"><font point-size="11">{rule}</font></td>'
+                    f'{cells}<td align="left" balign="left" bgcolor="{box.fillcolor}"><font point-size="11">{rule}</font></td>'
                     f'<td align="left" bgcolor="{box.fillcolor}">{example}</td></tr>')
     label = esc(section.total[lang] if section.total else phrase("section_total", lang, section=section.name[lang]))
-    rows.append(f'<tr><td port="total" colspan="3" align="left" bgcolor="{total.fillcolor}"><b>{label}</b></td></tr>')
+    rows.append(f'<tr><td port="total" colspan="{span}" align="left" bgcolor="{total.fillcolor}"><b>{label}</b></td></tr>')
     return (f'<<table border="1" cellborder="1" cellspacing="0" cellpadding="6" color="{look.color}" '
             f'style="rounded">{"".join(rows)}</table>>')
+
+
+def _cells(uses: int) -> str:
+    """One sheet column of a box: an empty cell per entry it takes."""
+    inner = "".join('<td width="14" height="14" fixedsize="true" bgcolor="white"></td>' for _ in range(uses))
+    return (f'<td cellpadding="3"><table border="0" cellborder="1" cellspacing="2" cellpadding="0">'
+            f'<tr>{inner}</tr></table></td>')
 
 
 def _example(scorer: Scorer, box_id: str, lang: str) -> list[str]:
