@@ -158,10 +158,6 @@ class Scorer:
         """Every box the dice may be written into now, with what it would score."""
         return [c for c, _ in self.write_map(dice, sheet, roll_number, step).values()]
 
-    def write_options(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> list[Option]:
-        """Like `choices`, with each write bonus's points (what a write awards)."""
-        return list(self.write_map(dice, sheet, roll_number, step).values())
-
     def write_map(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> dict[str, Option]:
         """Box → option, for every box the dice may be written into now, in sheet order."""
         static, plan = self.write_plan(dice, sheet, roll_number, step)

@@ -141,10 +141,6 @@ class Store:
                                     (table_id, since)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def count_events(self, table_id: str) -> int:
-        with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?", (table_id,)).fetchone()[0]
-
     def rows(self) -> Iterator[tuple[str, float, int]]:
         with self._lock:
             rows = self._db.execute("SELECT id, updated, finished FROM tables ORDER BY updated DESC").fetchall()
