@@ -23,12 +23,14 @@ from .actions import Roll
 
 @dataclass
 class Result:
-    """One finished game: per player, the sheet, the bonuses, the total, and the rank."""
+    """One finished game: per player, the sheet, the bonuses, the total, and the rank; `finals` the
+    model's own final score (`Model.ranking`, e.g. Balut points), None for a model ranked by the total."""
 
     sheets: list[dict[str, int]]
     bonuses: list[dict[str, int]]
     totals: list[int]
     ranks: list[int]
+    finals: list[int] | None = None
 
 
 def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
@@ -48,9 +50,10 @@ def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
             state.apply(bots[state.player].choose(state))
     totals = [state.totals(p) for p in range(len(seats))]
     ranks = {name: rank for rank, name, _ in state.ranking()}
+    finals = None if model.ranking is None else [f[0] for f in state.final_scores()]
     return Result([dict(s) for s in state.sheets],
                   [{b.id: t[b.id] for b in model.bonuses} for t in totals],
-                  [t["total"] for t in totals], [ranks[s.name] for s in seats])
+                  [t["total"] for t in totals], [ranks[s.name] for s in seats], finals)
 
 
 def _worker(args):
@@ -117,6 +120,9 @@ class Summary:
     zero_rate: dict[str, float] = field(default_factory=dict)
     bonus_rate: dict[str, float] = field(default_factory=dict)
     bonus_mean: dict[str, float] = field(default_factory=dict)
+    # the model's own final score (Model.ranking) beside the grand total: its mean, spread and
+    # percentiles like the total's; None for a model ranked by the grand total
+    final: dict | None = None
 
 
 def summarize(model: Model, seats: list[Seat], results: list[Result]) -> list[Summary]:
@@ -133,7 +139,20 @@ def summarize(model: Model, seats: list[Seat], results: list[Result]) -> list[Su
         brate = {b.id: sum(1 for r in results if r.bonuses[p][b.id] > 0) / n for b in model.bonuses}
         bmean = {b.id: statistics.fmean(r.bonuses[p][b.id] for r in results) for b in model.bonuses}
         wins = sum(1 for r in results if r.ranks[p] == 1)
-        out.append(Summary(seat.name, seat.kind, n, mean, sd, sd / n**0.5 if n else 0.0, pct, wins, zero, brate, bmean))
+        out.append(Summary(seat.name, seat.kind, n, mean, sd, sd / n**0.5 if n else 0.0, pct, wins, zero, brate, bmean,
+                           _final(model, [r.finals[p] for r in results if r.finals is not None])))
+    return out
+
+
+def _final(model: Model, finals: list[int]) -> dict | None:
+    """Mean, spread and percentiles of the model's own final score (None without a ranking)."""
+    if model.ranking is None or not finals:
+        return None
+    n = len(finals)
+    finals = sorted(finals)
+    sd = statistics.stdev(finals) if n > 1 else 0.0
+    return {"name": dict(model.ranking.name), "mean": statistics.fmean(finals), "stdev": sd,
+            "stderr": sd / n**0.5, "percentiles": {f"p{q}": _percentile(finals, q) for q in (5, 25, 50, 75, 95)}}
     return out
 
 

@@ -70,3 +70,36 @@ def test_solve_cli_json(cli, monkeypatch, tmp_path):
     assert list(tmp_path.glob("yacht-*.npy")) and list(tmp_path.glob("yacht-*.json"))
     code, _, err = cli("solve", "generala")
     assert code == 2 and "end_if" in err
+
+
+def test_a_model_with_its_own_final_score_reports_it_beside_the_grand_total(cli):
+    """Balut ranks on Balut points: simulate reports their mean and spread as well as the total's."""
+    from rulebook.interpreter.scoring import Scorer
+    model = load_model("balut")
+    seats = [Seat("a", "greedy"), Seat("b", "random")]
+    results = run_games(model, seats, 12, seed=4)
+    scorer = Scorer(model)
+    for r in results:  # each game's final score is the model's ranking of its full sheets
+        assert r.finals == [scorer.final_score(sheet, {})[0] for sheet in r.sheets]
+        best = max(zip(r.finals, r.totals))  # points, then the total breaks ties
+        assert [rank == 1 for rank in r.ranks] == [(f, t) == best for f, t in zip(r.finals, r.totals)]
+    a, b = summarize(model, seats, results)
+    points = [r.finals[0] for r in results]
+    assert a.final["mean"] == pytest.approx(statistics.fmean(points))
+    assert a.final["stdev"] == pytest.approx(statistics.stdev(points))
+    assert a.final["name"]["en"] == "Balut points" and a.mean == pytest.approx(statistics.fmean(r.totals[0] for r in results))
+    assert a.final["mean"] > b.final["mean"]
+    assert summarize(load_model("yacht"), [Seat("g", "greedy")], run_games(load_model("yacht"), [Seat("g", "greedy")], 2, 1))[0].final is None
+    code, out, err = cli("simulate", "balut", "--games", "12", "--players", "a:greedy,b:random", "--seed", "4", "--json")
+    assert code == 0, err
+    data = json.loads(out)["players"]
+    assert data[0]["final"]["mean"] == pytest.approx(a.final["mean"]) and data[0]["mean"] == pytest.approx(a.mean)
+    for lang, total, name in (("en", "Grand total: mean", "Balut points: mean"),
+                              ("de", "Gesamtsumme: Mittelwert", "Balut-Punkte: Mittelwert"),
+                              ("nl", "Eindtotaal: gemiddelde", "Balutpunten: gemiddelde")):
+        code, out, err = cli("simulate", "balut", "--games", "12", "--players", "a:greedy,b:random", "--seed", "4",
+                             "--lang", lang)
+        assert code == 0, err
+        assert total in out and name in out and out.index(total) < out.index(name)
+    code, out, _ = cli("simulate", "yacht", "--games", "3")
+    assert "Grand total" not in out and out.count("mean ") == 1

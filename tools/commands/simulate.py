@@ -88,10 +88,23 @@ def run(args) -> int:
     console = Console(highlight=False, markup=False)
     for s in summary:
         console.rule(_("{player} ({kind}): {games} games").format(player=s.player, kind=kind_name(s.kind, _), games=number(s.games, lang)))
-        console.print(_("mean {mean} ± {stderr} (standard error), standard deviation {stdev}").format(
-            mean=number(s.mean, lang, 2), stderr=number(s.stderr, lang, 2), stdev=number(s.stdev, lang, 2)))
-        console.print(_("percentiles: {values}").format(
-            values=", ".join(f"{k} {number(v, lang)}" for k, v in s.percentiles.items())))
+        # the grand total's figures; a model with its own final score (winner: score, e.g. Balut
+        # points) gets both, each line named
+        scores = [(None, s.mean, s.stderr, s.stdev, s.percentiles)]
+        if s.final is not None:
+            f = s.final
+            scores = [(_("Grand total"), *scores[0][1:]),
+                      (f["name"][lang], f["mean"], f["stderr"], f["stdev"], f["percentiles"])]
+        for name, mean, stderr, stdev, percentiles in scores:
+            figures = dict(mean=number(mean, lang, 2), stderr=number(stderr, lang, 2), stdev=number(stdev, lang, 2))
+            values = ", ".join(f"{k} {number(v, lang)}" for k, v in percentiles.items())
+            if name is None:
+                console.print(_("mean {mean} ± {stderr} (standard error), standard deviation {stdev}").format(**figures))
+                console.print(_("percentiles: {values}").format(values=values))
+            else:
+                console.print(_("{score}: mean {mean} ± {stderr} (standard error), standard deviation {stdev}").format(
+                    score=name, **figures))
+                console.print(_("{score}, percentiles: {values}").format(score=name, values=values))
         if len(summary) > 1:
             console.print(_("wins (shared included): {wins} ({share})").format(wins=s.wins, share=percent(s.wins / s.games, lang)))
         table = Table(_("Box"), _("scored 0"), show_edge=False)

@@ -38,6 +38,7 @@ from .limits import LOCAL_HOSTS, Counter, Limits, Quota, host_allowed, retry_aft
 from .solving import is_solved
 from .store import Store
 from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id
+from ..terminal.view import target_name
 from .texts import LANGUAGE_NAMES, client_texts, kind_names
 from .workshop import Workshop, rule_page_extras
 from .workshop import routes as workshop_routes
@@ -107,9 +108,17 @@ def model_info(model: Model, lang: str) -> dict[str, Any]:
         "n_dice": model.n_dice,
         "faces": model.faces,
         "winner": model.winner,
-        "sections": [{"id": s.id, "name": s.name[lang], "total": s.total[lang] if s.total else None, "boxes": [{"id": b, "name": model.boxes[b].name[lang],
-                                                                      "rule": model.boxes[b].rule[lang]}
-                                                                     for b in s.boxes]} for s in model.sections],
+        "sections": [{"id": s.id, "name": s.name[lang], "total": s.total[lang] if s.total else None,
+                      "boxes": [{"id": b, "name": model.boxes[b].name[lang], "rule": model.boxes[b].rule[lang],
+                                 "uses": model.boxes[b].uses,
+                                 "targets": [t.id for t in model.targets.values() if t.box == b]}
+                                for b in s.boxes]} for s in model.sections],
+        # a sheet of rows x columns: every box once per column (targets box@column, in column order)
+        "columns": [{"id": c.id, "name": c.name[lang], "multiplier": c.multiplier, "order": c.order}
+                    for c in model.columns],
+        "targets": {t.id: {"name": target_name(model, t.id, lang), "column": t.column, "cells": list(t.cells)}
+                    for t in model.targets.values()},
+        "ranking": None if model.ranking is None else model.ranking.name[lang],
         "bonuses": [{"id": b.id, "name": b.name[lang], "section": b.section, "progress": b.progress is not None,
                      "rule": b.rule[lang]} for b in model.bonuses],
         "steps": {s.id: s.name[lang] for s in model.flow.walk()},

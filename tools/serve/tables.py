@@ -209,6 +209,8 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "round": list(round_of(st)),
         "sheets": [dict(s) for s in st.sheets],
         "totals": [st.totals(i) for i in range(n)],
+        # the model's own final score (winner: score), beside the grand total
+        "finals": None if model.ranking is None else [f[0] for f in st.final_scores()],
         "progress": [{k: list(v) for k, v in st.scorer.progress(st.sheets[i]).items()} for i in range(n)],
         "choices": [{"box": c.box, "points": c.points, "bonus": c.bonus} for c in choices],
         "can_write": can_write,

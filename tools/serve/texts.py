@@ -79,6 +79,10 @@ def client_texts(lang: str) -> dict[str, object]:
         "progress": _("{value} of {goal}"),
         "open_seat": _("open seat"),
         "would_score": _("would score {points}"),
+        "box_uses": _("{box} ({n} entries)"),
+        "entries_of": _("{n} of {total} entries written"),
+        "column_times": _("this column counts {n} times"),
+        "section_weighted": _("{section}, weighted"),
         # the end
         "game_over": _("Game over"),
         "winner": _("{player} wins with {total} points!"),

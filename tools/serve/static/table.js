@@ -30,8 +30,10 @@
 
   const names = () => state.players.map((p) => p.name);
   const one = (pair, n) => (n === 1 ? pair[0] : pair[1]);
-  const boxName = {};
+  const boxName = {};         // box or write target (box@column) → its name
   M.sections.forEach((s) => s.boxes.forEach((b) => { boxName[b.id] = b.name; }));
+  Object.entries(M.targets || {}).forEach(([id, t]) => { boxName[id] = t.name; });
+  const COLS = (M.columns && M.columns.length) ? M.columns : [null];  // a sheet without columns has one
 
   function mySeat() {
     if (state.terminal || state.chance || state.player === null) return null;
@@ -156,18 +158,23 @@
     rolled = false;
   }
 
+  // the sheet: a row per box, per player a cell per column (one without columns); a cell shows the
+  // entries written (a box used several times has several) and, for the player to move, what the dice
+  // would score there
   function drawSheet(me) {
     const table = $("sheet");
     table.replaceChildren();
-    const n = state.players.length;
+    const n = state.players.length, nc = COLS.length, multi = COLS[0] !== null;
     const cur = state.terminal ? null : state.player;
     const choices = {};
     state.choices.forEach((c) => { choices[c.box] = c; });
     const canPick = me !== null && state.step && (state.can_write || (state.step.kind === "keep" && state.step.can_stop));
+    const cls = (i, extra) => [i === cur ? "current" : "", extra || ""].join(" ").trim();
 
-    const head = el("tr", {}, el("th", {scope: "col", class: "box-col", text: T.box}));
+    const head = el("tr", {}, el("th", {scope: "col", class: "box-col", rowspan: multi ? 2 : 1, text: T.box}));
     state.players.forEach((p, i) => {
-      const th = el("th", {scope: "col", class: "player" + (i === cur ? " current" : "") + (String(i) in mine ? " mine" : "")},
+      const th = el("th", {scope: "colgroup", colspan: nc,
+                           class: "player" + (i === cur ? " current" : "") + (String(i) in mine ? " mine" : "")},
                     el("span", {class: "pname", text: p.name}));
       if (p.kind !== "human") th.append(el("span", {class: "pkind", text: boot.kinds[p.kind] || p.kind}));
       else if (p.open) th.append(el("span", {class: "pkind open", text: T.open_seat}));
@@ -176,62 +183,96 @@
                                  text: p.present ? T.present : T.away}));
       head.append(th);
     });
-    table.append(el("thead", {}, head));
-    const body = el("tbody");
-    const bonusRow = (b) => {
-      const tr = el("tr", {class: "bonus-row"}, el("th", {scope: "row", title: b.rule, text: b.name}));
+    const thead = el("thead", {}, head);
+    if (multi) {
+      const colRow = el("tr", {class: "column-row"});
       for (let i = 0; i < n; i++) {
-        const td = el("td", {class: i === cur ? "current" : ""}, String(state.totals[i][b.id] ?? 0));
-        const prog = (state.progress[i] || {})[b.id];
-        if (prog && b.progress) {
-          const [value, goal] = prog;
-          const pct = Math.max(0, Math.min(100, goal ? (100 * value) / goal : 0));
-          const meter = el("span", {class: "progress" + (value >= goal ? " reached" : ""),
-                                    title: fmt(T.progress, {value, goal})},
-                           el("span", {class: "bar"}, el("span", {class: "fill", style: `width:${pct}%`})),
-                           el("span", {class: "ptext", text: fmt(T.progress, {value, goal})}));
-          td.append(meter);
-        }
-        tr.append(td);
+        COLS.forEach((c) => colRow.append(el("th", {scope: "col", class: cls(i, "column"), "data-column": c.id,
+                                                    title: c.multiplier !== 1 ? fmt(T.column_times, {n: c.multiplier}) : "",
+                                                    text: c.name})));
+      }
+      thead.append(colRow);
+    }
+    table.append(thead);
+    const body = el("tbody");
+    // a row of numbers: one per player, or with `perColumn(id, column)` one per column
+    const numberRow = (rowClass, label, title, value, perColumn) => {
+      const tr = el("tr", {class: rowClass}, el("th", {scope: "row", title: title || "", text: label}));
+      for (let i = 0; i < n; i++) {
+        if (perColumn && multi) COLS.forEach((c) => tr.append(el("td", {class: cls(i), text: String(perColumn(i, c) ?? 0)})));
+        else tr.append(el("td", {class: cls(i), colspan: nc, text: String(value(i) ?? 0)}));
       }
       return tr;
     };
-    M.sections.forEach((section) => {
-      body.append(el("tr", {class: "section-row"}, el("th", {scope: "colgroup", colspan: n + 1, text: section.name})));
-      section.boxes.forEach((b) => {
-        const tr = el("tr", {class: "box-row", "data-box": b.id}, el("th", {scope: "row", title: b.rule, text: b.name}));
-        for (let i = 0; i < n; i++) {
-          const sheet = state.sheets[i];
-          const td = el("td", {class: i === cur ? "current" : ""});
-          if (b.id in sheet) {
-            td.textContent = sheet[b.id];
-            td.classList.add("filled");
-          } else if (i === cur && choices[b.id]) {
-            const c = choices[b.id];
-            const label = c.bonus ? `${c.points}+${c.bonus}` : String(c.points);
-            if (canPick && i === me) {
-              td.append(el("button", {type: "button", class: "write" + (c.points + c.bonus ? "" : " zero"), disabled: busy,
-                                      "data-box": b.id, "data-focus": "write-" + b.id,
-                                      "aria-label": fmt(one(T.write_label, c.points + c.bonus), {box: b.name, points: c.points + c.bonus}),
-                                      title: fmt(T.would_score, {points: c.points + c.bonus}),
-                                      onclick: () => write(b.id)}, label));
-            } else {
-              td.append(el("span", {class: "would", title: fmt(T.would_score, {points: c.points + c.bonus}), text: label}));
-            }
-          }
-          tr.append(td);
+    const bonusRow = (b) => {
+      const perColumn = multi && (`${b.id}@${COLS[0].id}` in (state.totals[0] || {}))
+        ? (i, c) => state.totals[i][`${b.id}@${c.id}`] : null;
+      const tr = numberRow("bonus-row", b.name, b.rule, (i) => state.totals[i][b.id], perColumn);
+      if (perColumn) return tr;
+      for (let i = 0; i < n; i++) {
+        const prog = (state.progress[i] || {})[b.id];
+        if (!prog || !b.progress) continue;
+        const [value, goal] = prog;
+        const pct = Math.max(0, Math.min(100, goal ? (100 * value) / goal : 0));
+        tr.children[i + 1].append(el("span", {class: "progress" + (value >= goal ? " reached" : ""),
+                                               title: fmt(T.progress, {value, goal})},
+                                      el("span", {class: "bar"}, el("span", {class: "fill", style: `width:${pct}%`})),
+                                      el("span", {class: "ptext", text: fmt(T.progress, {value, goal})})));
+      }
+      return tr;
+    };
+    const cell = (i, b, target) => {
+      const sheet = state.sheets[i];
+      const cells = (M.targets[target] || {cells: [target]}).cells;
+      const entries = cells.filter((c) => c in sheet).map((c) => sheet[c]);
+      const td = el("td", {class: cls(i), "data-target": target});
+      if (entries.length) {
+        td.classList.add(entries.length === cells.length ? "filled" : "partly");
+        if (cells.length > 1) {
+          td.append(el("span", {class: "entries", title: fmt(T.entries_of, {n: entries.length, total: cells.length})},
+                       ...entries.map((e) => el("span", {class: "entry", text: String(e)}))));
+        } else {
+          td.append(String(entries[0]));
         }
+      }
+      const c = i === cur ? choices[target] : null;
+      if (!c) return td;
+      const label = c.bonus ? `${c.points}+${c.bonus}` : String(c.points);
+      const name = boxName[target] || b.name;
+      if (canPick && i === me) {
+        td.append(el("button", {type: "button", class: "write" + (c.points + c.bonus ? "" : " zero"), disabled: busy,
+                                "data-box": target, "data-focus": "write-" + target,
+                                "aria-label": fmt(one(T.write_label, c.points + c.bonus), {box: name, points: c.points + c.bonus}),
+                                title: fmt(T.would_score, {points: c.points + c.bonus}),
+                                onclick: () => write(target)}, label));
+      } else {
+        td.append(el("span", {class: "would", title: fmt(T.would_score, {points: c.points + c.bonus}), text: label}));
+      }
+      return td;
+    };
+    M.sections.forEach((section) => {
+      body.append(el("tr", {class: "section-row"}, el("th", {scope: "colgroup", colspan: n * nc + 1, text: section.name})));
+      section.boxes.forEach((b) => {
+        const targets = b.targets && b.targets.length ? b.targets : [b.id];
+        const label = b.uses > 1 ? fmt(T.box_uses, {box: b.name, n: b.uses}) : b.name;
+        const tr = el("tr", {class: "box-row", "data-box": b.id}, el("th", {scope: "row", title: b.rule, text: label}));
+        for (let i = 0; i < n; i++) targets.forEach((t) => tr.append(cell(i, b, t)));
         body.append(tr);
       });
-      const tr = el("tr", {class: "total-row"}, el("th", {scope: "row", text: section.total || fmt(T.section_total, {section: section.name})}));
-      for (let i = 0; i < n; i++) tr.append(el("td", {class: i === cur ? "current" : "", text: String(state.totals[i][section.id] ?? 0)}));
-      body.append(tr);
+      const label = section.total || fmt(T.section_total, {section: section.name});
+      body.append(numberRow("total-row", label, "", (i) => state.totals[i][section.id],
+                            multi ? (i, c) => state.totals[i][`${section.id}@${c.id}`] : null));
+      if (multi) {
+        body.append(numberRow("total-row weighted", fmt(T.section_weighted, {section: section.name}), "",
+                              (i) => state.totals[i][section.id]));
+      }
       M.bonuses.filter((b) => b.section === section.id).forEach((b) => body.append(bonusRow(b)));
     });
     M.bonuses.filter((b) => !b.section || !M.sections.some((s) => s.id === b.section)).forEach((b) => body.append(bonusRow(b)));
-    const total = el("tr", {class: "grand-row"}, el("th", {scope: "row", text: T.grand_total}));
-    for (let i = 0; i < n; i++) total.append(el("td", {class: i === cur ? "current" : "", text: String(state.totals[i].total)}));
-    body.append(total);
+    body.append(numberRow("grand-row", T.grand_total, "", (i) => state.totals[i].total));
+    if (M.ranking && state.finals) {  // the game's own final score, which decides the winner
+      body.append(numberRow("grand-row final-row", M.ranking, "", (i) => state.finals[i]));
+    }
     table.append(body);
   }
 

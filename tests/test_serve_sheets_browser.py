@@ -1,0 +1,115 @@
+"""The web app's score sheet for sheets with several cells per box, in Debian's headless Chromium:
+a sheet of rows × columns (every box once per column, a write offered per box@column) and boxes
+used several times (their entries side by side), plus the model's own final score row.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js  # noqa: F401
+from test_serve_browser import browser, errors  # noqa: F401  (fixtures)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    srv, thread = start_server(tmp_path_factory.mktemp("sheets") / "tables.sqlite3", port, pace=0)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(srv, thread)
+
+
+@pytest.fixture
+def page(browser, errors, server):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.goto(f"{server}/new/yacht?lang=en")  # a page with the app's script (Rulebook.post)
+    yield page
+    context.close()
+
+
+def start_table(page, server: str, model: str) -> str:
+    """Ann (this browser) against a greedy computer; returns the table id once it is Ann's turn."""
+    created = page.evaluate(f"""Rulebook.post('/api/tables', {{model: '{model}', pace_ms: 0,
+        seats: [{{name: 'Ann', kind: 'human'}}, {{name: 'cpu', kind: 'greedy'}}]}})""")
+    table = created["table"]
+    page.evaluate(f"Rulebook.remember('{table}', 0, '{created['token']}')")
+    page.goto(f"{server}/t/{table}?lang=en")
+    wait_my_turn(page)
+    return table
+
+
+def wait_my_turn(page) -> None:
+    wait_js(page, "document.body.classList.contains('my-turn') && document.querySelector('#sheet button.write') !== null")
+
+
+def api_state(page, table: str) -> dict:
+    return page.evaluate(f"fetch('/api/tables/{table}').then((r) => r.json())")
+
+
+def test_a_sheet_of_rows_and_columns_offers_a_move_per_box_and_column(page, server):
+    table = start_table(page, server, "triple_yahtzee")
+    # a header row of column names under each player, and a cell per column in every box row
+    columns = page.locator("#sheet thead tr.column-row th.column").all_inner_texts()
+    assert columns == ["×1", "×2", "×3"] * 2
+    assert page.locator("#sheet tr.box-row[data-box=ones] td").count() == 6
+    assert page.locator("#sheet tr.box-row").count() == 13
+    # the moves offered are exactly the server's choices, one button per box@column
+    state = api_state(page, table)
+    offered = page.eval_on_selector_all("#sheet button.write", "bs => bs.map((b) => b.dataset.box)")
+    assert sorted(offered) == sorted(c["box"] for c in state["choices"])
+    assert len(offered) == 39 and {o.split("@")[1] for o in offered} == {"single", "double", "triple"}
+    # each button sits in its own target's cell
+    for target in ("ones@single", "chance@double", "yahtzee@triple"):
+        cell = page.locator(f"#sheet td[data-target='{target}'] button.write")
+        assert cell.count() == 1 and cell.get_attribute("data-box") == target
+    # write Chance in the ×3 column: that cell (and only that one) shows the points
+    points = int(page.locator("#sheet td[data-target='chance@triple'] button.write").inner_text())
+    assert points == sum(state["dice"])
+    page.click("#sheet td[data-target='chance@triple'] button.write")
+    wait_js(page, "document.querySelector('#log li.ev-write') !== null")
+    assert re.match(r"Ann writes \d+ points? in Chance, ×3", page.locator("#log li.ev-write").last.inner_text())
+    mine = page.locator("#sheet tr.box-row[data-box=chance] td").nth(2)  # Ann's ×3 cell
+    assert mine.inner_text() == str(points) and "filled" in mine.get_attribute("class")
+    assert page.locator("#sheet tr.box-row[data-box=chance] td").nth(0).inner_text() == ""
+    state = api_state(page, table)
+    assert state["sheets"][0] == {"chance@triple": points}
+    # the section's raw total in the ×3 column, and the weighted total beside it
+    lower = page.locator("#sheet tr.total-row").nth(2).locator("td")  # upper, upper weighted, lower
+    assert lower.nth(2).inner_text() == str(points)
+    assert page.locator("#sheet tr.total-row.weighted").nth(1).locator("td").nth(0).inner_text() == str(3 * points)
+    # after the computer's turn, Ann's next roll offers the 38 targets still open, none for chance@triple
+    wait_my_turn(page)
+    offered = page.eval_on_selector_all("#sheet button.write", "bs => bs.map((b) => b.dataset.box)")
+    assert "chance@triple" not in offered
+    assert sorted(offered) == sorted(c["box"] for c in api_state(page, table)["choices"])
+
+
+def test_boxes_used_several_times_show_their_entries_and_the_final_score(page, server):
+    table = start_table(page, server, "balut")
+    assert page.locator("#sheet thead tr.column-row").count() == 0
+    assert page.locator("#sheet tr.box-row[data-box=fours] th").inner_text() == "Fours (4 entries)"
+    for turn in (1, 2):
+        if turn == 2:
+            wait_my_turn(page)
+        page.click("#sheet td[data-target=fours] >> nth=0 >> button.write")
+        wait_js(page, f"document.querySelectorAll('#log li.ev-write.p0').length === {turn}")
+    state = api_state(page, table)
+    entries = [state["sheets"][0][f"fours#{k}"] for k in (1, 2)]
+    assert "fours#3" not in state["sheets"][0]
+    cell = page.locator("#sheet td[data-target=fours]").nth(0)
+    assert cell.locator(".entry").all_inner_texts() == [str(e) for e in entries]
+    assert "partly" in cell.get_attribute("class")
+    assert cell.locator(".entries").get_attribute("title") == "2 of 4 entries written"
+    # the game's own final score (Balut points) under the grand total, as the server computes it
+    wait_my_turn(page)
+    final = page.locator("#sheet tr.final-row")
+    assert final.locator("th").inner_text() == "Balut points"
+    state = api_state(page, table)
+    assert final.locator("td").all_inner_texts() == [str(v) for v in state["finals"]]
+    grand = page.locator("#sheet tr.grand-row:not(.final-row) td").all_inner_texts()
+    assert grand == [str(t["total"]) for t in state["totals"]]
