@@ -1,9 +1,16 @@
 """What a solver needs to know about a model, derived from the model alone.
 
 - `turn_shape`: a turn must be roll all dice, then (keep, roll the rest) k times, then write.
-- `features`: the few sheet quantities that scoring reads besides which boxes are filled — a
-  section total compared with constants (kept capped at the largest threshold) and a box's points
-  compared with constants (kept as yes/no). Found by walking the compiled expressions.
+- `views`: how expressions see the sheet. The solver's unit is a write target (a box, or box@column
+  on a sheet with columns); a box used N times is one unit whose state is how many of its N
+  entries are written. An expression sees the column of the target being written (`box` means
+  `box@column` there), an end bonus per column sees each column, any other end bonus all of them.
+- `features`: the few sheet quantities that scoring reads besides how full each unit is — a total
+  (of a section, of a section in one column, of a box used several times, or of several units)
+  compared with constants (kept capped at the largest threshold) and a box's points compared with
+  constants (kept as yes/no). Found by walking the compiled expressions.
+- The solver maximizes the expected grand total; a model ranked by its own final score (`winner:`)
+  is solved for its grand total, which is said wherever the value is shown.
 - `explore`: how one expression, for one roll and one target box, depends on those quantities:
   a small decision tree, found by evaluating it against an abstract sheet that asks for each
   quantity only when the expression reads it.
@@ -58,15 +65,12 @@ def turn_shape(model: Model) -> int:
             break
         if step.kind == "repeat" and any(s is turn for s in step.walk()):
             rounds *= step.times
-    if rounds < len(model.boxes):
-        raise NotSolvable(f"the game has {rounds} round{'s' * (rounds != 1)} but {len(model.boxes)} boxes; "
-                          f"the solver needs a round per box",
-                          model.flow.pos)
-    if not model.simple_sheet:
-        raise NotSolvable("the solver needs every box to take one entry, on a sheet without columns", model.flow.pos)
-    if model.ranking is not None:
-        raise NotSolvable("the solver maximizes the grand total, but this game ranks players by its own final score",
-                          model.ranking.score.text.pos)
+    if rounds < len(model.cells or model.boxes):
+        raise NotSolvable("the game has {rounds} rounds but {boxes} boxes; the solver needs a round per box",
+                          model.flow.pos, rounds=rounds, boxes=len(model.cells or model.boxes))
+    if any(c.order not in ("free", "down", "up") for c in model.columns):
+        raise NotSolvable("the solver reads columns filled in any order, top down or bottom up, not columns whose "
+                          "box is announced", model.flow.pos)
     if model.end_if is not None:
         raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
                           model.end_if.text.pos)
@@ -174,12 +178,80 @@ def _live_args(node: Expr) -> list[Expr]:
     return list(node.args)
 
 
+# views: how expressions see the sheet, in units -------------------------------------------
+
+@dataclass(frozen=True)
+class View:
+    """The sheet as one evaluation of an expression sees it: each box is one or more units.
+
+    `column`: the column seen (None: the whole sheet). `units[box]`: the units `box` means here
+    (one; or, for the whole of a sheet with columns, one per column). `rows[box]`: its unit in
+    every column (what `column_values` and `columns_filled` read).
+    """
+
+    column: str | None
+    units: dict
+    rows: dict
+    sections: dict  # section id -> the feature name of its total seen from here
+
+    def unit(self, box: str):
+        us = self.units[box]
+        if len(us) != 1:
+            return None
+        return us[0]
+
+
+def unit_ids(model: Model) -> list[str]:
+    """The solver's units: the write targets in sheet order (box ids on a sheet without columns)."""
+    return list(model.targets) if model.targets else list(model.boxes)
+
+
+def views(model: Model) -> dict[str | None, View]:
+    """Every view expressions are evaluated in: one per column (writes and per-column bonuses see
+    their column) and None (the whole sheet: end bonuses that are not per column)."""
+    targets = model.targets or {b: None for b in model.boxes}
+    rows: dict[str, tuple[str, ...]] = {}
+    for t, target in targets.items():
+        box = target.box if target is not None else t
+        rows[box] = rows.get(box, ()) + (t,)
+    if not model.columns:
+        return {None: View(None, {b: (b,) for b in rows}, rows, {s.id: s.id for s in model.sections})}
+    out = {c.id: View(c.id, {b: (f"{b}@{c.id}",) for b in rows}, rows,
+                      {s.id: f"{s.id}@{c.id}" for s in model.sections}) for c in model.columns}
+    out[None] = View(None, rows, rows, {s.id: s.id for s in model.sections})
+    return out
+
+
+def quantity_units(model: Model, name: str) -> list[str]:
+    """The units whose points a total feature adds up: a section (all its units), `section@column`,
+    a unit (a box used several times), or several units joined by '+'."""
+    sections = {s.id: s.boxes for s in model.sections}
+    if name in sections:
+        return [u for b in sections[name] for u in views(model)[None].units[b]]
+    if "@" in name and name.split("@")[0] in sections:
+        section, column = name.split("@", 1)
+        return [f"{b}@{column}" for b in sections[section]]
+    return name.split("+")
+
+
+def expression_views(model: Model) -> list[tuple[str, Compiled, list[str | None]]]:
+    """Every scoring expression with the views it is evaluated in."""
+    columns = [c.id for c in model.columns] or [None]
+    out = [(label, c, columns) for label, c in scoring_expressions(model) if not label.startswith("bonus ")]
+    out += [(f"bonus {b.id}", b.points, columns if (b.when == "write" or b.per_column) else [None])
+            for b in model.bonuses]
+    return out
+
+
 def features(model: Model) -> list[Feature]:
-    """The sheet quantities (beyond filled boxes) that scoring depends on; NotSolvable if a use can't be abstracted."""
+    """The sheet quantities (beyond how full each unit is) that scoring depends on; NotSolvable if a
+    use can't be abstracted."""
     caps: dict[str, int] = {}
     equals: set[tuple[str, int]] = set()
     atleast: set[tuple[str, int]] = set()
-    for label, compiled in scoring_expressions(model):
+    uses = {u: len(t.cells) for u, t in model.targets.items()} if model.targets else {}
+    all_views = views(model)
+    for label, compiled, where_seen in expression_views(model):
         seen: set[int] = set()
         for node, parent in _nodes(compiled.ast, seen):
             if node.op != "call" or node.value not in ("total", "value"):
@@ -187,18 +259,27 @@ def features(model: Model) -> list[Feature]:
             arg = node.args[0]
             where = compiled.text.at(node.offset) if hasattr(compiled.text, "at") else None
             if arg.deps or not hasattr(arg, "const"):
-                raise NotSolvable(f"{node.value}() of a box or section that depends on the game is not supported by the solver", where)
+                raise NotSolvable("{call}() of a box or section that depends on the game is not supported by the solver",
+                                  where, call=node.value)
             other, op = _compared_with(node, parent)
             if other is None:
-                raise NotSolvable(f"the solver needs {node.value}({arg.const}) to be compared with a constant "
-                                  f"(as in {node.value}(x) >= 63)", where)
-            if node.value == "total":
-                need = {">=": other, ">": other + 1, "<": other, "<=": other + 1}.get(op, other + 1)
-                caps[arg.const] = max(caps.get(arg.const, 0), need)
-            elif op in ("==", "!="):
-                equals.add((arg.const, other))
-            else:  # value(b) >= t, > t, < t, <= t: whether it holds t (or t + 1) or more
-                atleast.add((arg.const, other + 1 if op in (">", "<=") else other))
+                raise NotSolvable("the solver needs {call}({name}) to be compared with a constant (as in {call}(x) >= 63)",
+                                  where, call=node.value, name=arg.const)
+            need = {">=": other, ">": other + 1, "<": other, "<=": other + 1}.get(op, other + 1)
+            for v in where_seen:
+                view = all_views[v]
+                if node.value == "total":
+                    name = view.sections[arg.const]
+                else:
+                    us = view.units[arg.const]
+                    if len(us) == 1 and uses.get(us[0], 1) == 1:
+                        if op in ("==", "!="):
+                            equals.add((us[0], other))
+                        else:  # value(b) >= t, > t, < t, <= t: whether it holds t (or t + 1) or more
+                            atleast.add((us[0], other + 1 if op in (">", "<=") else other))
+                        continue
+                    name = "+".join(us)  # the sum of several entries: a capped total
+                caps[name] = max(caps.get(name, 0), need)
     return ([Feature("total", s, c) for s, c in sorted(caps.items())]
             + [Feature("equals", b, c) for b, c in sorted(equals)]
             + [Feature("atleast", b, t) for b, t in sorted(atleast)])
@@ -225,12 +306,15 @@ class NeedAtom(Exception):
 
 
 class AbstractSheet:
-    """A sheet that answers only from an assignment of atoms, asking for any atom it lacks."""
+    """A sheet that answers only from an assignment of atoms, asking for any atom it lacks.
 
-    __slots__ = ("given", "equals")
+    Atoms name units and feature names as seen through `view`: ("filled", unit), ("value", unit),
+    ("uses", unit), ("total", name), ("open", section id as seen)."""
 
-    def __init__(self, given: dict, equals: dict[str, list[int]]):
-        self.given, self.equals = given, equals
+    __slots__ = ("given", "view")
+
+    def __init__(self, given: dict, view: View):
+        self.given, self.view = given, view
 
     def _get(self, atom):
         try:
@@ -239,16 +323,31 @@ class AbstractSheet:
             raise NeedAtom(atom) from None
 
     def filled(self, box):
-        return self._get(("filled", box))
+        return all(self._get(("filled", u)) for u in self.view.units[box])
 
     def value(self, box):
-        return self._get(("value", box))
+        us = self.view.units[box]
+        if len(us) != 1:
+            return self._get(("total", "+".join(us)))
+        return self._get(("value", us[0]))
 
     def total(self, section, boxes):
-        return self._get(("total", section))
+        return self._get(("total", self.view.sections[section]))
 
     def open_count(self, section, boxes):
-        return self._get(("open", section))
+        return sum(0 if self.filled(b) else 1 for b in boxes)
+
+    def uses(self, box):
+        return sum(self._get(("uses", u)) for u in self.view.units[box])
+
+    def entries(self, box):
+        raise NotSolvable("the solver does not read entries({box}); compare uses({box}) or value({box}) instead", box=box)
+
+    def column_values(self, box):
+        return tuple(self._get(("value", u)) for u in self.view.rows[box])
+
+    def columns_filled(self, box):
+        return sum(1 for u in self.view.rows[box] if self._get(("filled", u)))
 
 
 @dataclass
@@ -274,34 +373,42 @@ class Tree:
 class Explorer:
     """Builds decision trees of expressions over the atoms of an abstract sheet."""
 
-    def __init__(self, model: Model, feats: list[Feature]):
+    def __init__(self, model: Model, feats: list[Feature], uses: dict[str, int] | None = None):
         self.model = model
         self.caps = {f.name: f.limit for f in feats if f.kind == "total"}
         self.feats = feats
-        self.equals: dict[str, list[int]] = {}
-        for f in feats:
-            if f.kind == "equals":
-                self.equals.setdefault(f.name, []).append(f.limit)
-        self.sections = {s.id: s.boxes for s in model.sections}
+        self.uses = uses or {}
+        self.tracked = {f.name for f in feats if f.kind != "total"} | {f.name for f in feats if f.kind == "total"}
+        self.views = views(model)
 
     def domain(self, atom: tuple) -> list:
         kind, name = atom
         if kind == "filled":
             return [False, True]
-        if kind == "open":
-            return list(range(len(self.sections[name]) + 1))
+        if kind == "uses":
+            return list(range(self.uses.get(name, 1) + 1))
         if kind == "total":
+            if name not in self.caps:
+                raise NotSolvable("the solver needs the total {name} to be compared with a constant", name=name)
             return list(range(self.caps[name] + 1))
+        if self.uses.get(name, 1) != 1:
+            if name not in self.caps:
+                raise NotSolvable("the solver needs {call}({name}) to be compared with a constant (as in {call}(x) >= 63)",
+                                  call="value", name=name)
+            return list(range(self.caps[name] + 1))
+        if name not in self.tracked:
+            raise NotSolvable("the solver needs {call}({name}) to be compared with a constant (as in {call}(x) >= 63)",
+                              call="value", name=name)
         return value_candidates(self.feats, name)
 
-    def explore(self, compiled: Compiled, ctx: Context, given: dict | None = None) -> Tree:
+    def explore(self, compiled: Compiled, ctx: Context, given: dict | None = None, view: str | None = None) -> Tree:
         given = dict(given or {})
-        ctx.sheet = AbstractSheet(given, self.equals)
+        ctx.sheet = AbstractSheet(given, self.views[view])
         try:
             return Tree(value=compiled(ctx))
         except NeedAtom as need:
             atom = need.atom
         tree = Tree(atom=atom)
         for v in self.domain(atom):
-            tree.branches[v] = self.explore(compiled, ctx, {**given, atom: v})
+            tree.branches[v] = self.explore(compiled, ctx, {**given, atom: v}, view)
         return tree

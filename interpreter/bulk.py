@@ -44,6 +44,8 @@ def unsupported(model: Model, kinds: list[str]) -> Message | None:
         return Message("bulk play takes greedy and optimal computer players only, not {kinds}", {"kinds": ", ".join(bad)})
     if model.end_if is not None:
         return Message("bulk play cannot play a game that may end early (end_if)")
+    if not model.simple_sheet or model.ranking is not None:
+        return Message("bulk play takes only sheets where every box takes one entry and the grand total ranks the players")
     try:
         turn_shape(model)
     except NotSolvable as exc:

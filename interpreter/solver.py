@@ -18,8 +18,8 @@ from typing import Callable
 
 import numpy as np
 
-from .abstraction import (SENTINEL, Explorer, representative, Feature, NotSolvable, Tree, features, scoring_expressions,
-                          turn_can_stop, turn_shape)
+from .abstraction import (SENTINEL, Explorer, representative, Feature, NotSolvable, Tree, features, quantity_units,
+                          scoring_expressions, turn_can_stop, turn_shape, unit_ids, views)
 from .dsl.compiler import Context
 from . import induction, tablefile
 from .induction import MAX_STATES, Estimate, Limits  # noqa: F401 (MAX_STATES re-exported)
@@ -47,7 +47,8 @@ class Table:
         return float(self.values[0])
 
 
-def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int, feats: list[Feature] = ()) -> None:
+def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int, feats: list[Feature] = (),
+               codes: int | None = None) -> None:
     """Refuse, before anything is built, a model whose states cannot even be counted within the budget.
 
     The upper estimate (every subset of boxes times every value of the tracked sheet quantities)
@@ -56,10 +57,10 @@ def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int, feats: 
     quantities, 2^those boxes × the largest quantity's values at most 2^26) passes: its exact count is checked against the
     limits before the solve (`induction.refuse_beyond`), so `--max-states` can allow it."""
     budget = limits()
-    states = (1 << min(boxes, 4096)) * math.prod(sizes)
+    states = (codes if codes is not None else 1 << min(boxes, 4096)) * math.prod(sizes)
     read = {f.name for f in feats if f.kind != "total"}
-    read |= {b for f in feats if f.kind == "total" for s in model.sections if s.id == f.name for b in s.boxes}
-    countable = len(read) <= 16 and (1 << len(read)) * max(sizes, default=1) <= 1 << 26 and boxes <= 62
+    read |= {u for f in feats if f.kind == "total" for u in quantity_units(model, f.name)}
+    countable = len(read) <= 16 and (1 << len(read)) * max(sizes, default=1) <= 1 << 26 and states.bit_length() <= 62
     if states > budget.solver_states and not countable:
         raise NotSolvable("the solver would need up to {states} states ({boxes} boxes, {values} values of the tracked "
                           "sheet quantities); the limit is {limit} states", model.flow.pos, hint_for("solver_states"),
@@ -89,25 +90,58 @@ class Space:
     def __init__(self, model: Model, boxes: list[str] | None = None):
         self.model = model
         self.rerolls = turn_shape(model)
-        self.boxes = list(boxes) if boxes is not None else list(model.boxes)
+        all_units = unit_ids(model)
+        self.boxes = list(boxes) if boxes is not None else all_units  # the units: write targets
         inside = set(self.boxes)
-        self.feats = [f for f in features(model)
-                      if (f.kind in ("equals", "atleast") and f.name in inside)
-                      or (f.kind == "total" and inside & set(next(s.boxes for s in model.sections if s.id == f.name)))]
+        target = model.targets
+        self.box_of = {u: target[u].box if u in target else u for u in all_units}
+        self.column_of = {u: target[u].column if u in target else None for u in all_units}
+        self.uses = {u: len(target[u].cells) if u in target else 1 for u in all_units}
+        columns = {c.id: c for c in model.columns}
+        self.mult = {u: columns[self.column_of[u]].multiplier if self.column_of[u] else 1 for u in all_units}
+        self.quantity = {}  # total feature name -> its units
+        feats = []
+        for f in features(model):
+            if f.kind == "total":
+                units = quantity_units(model, f.name)
+                if inside & set(units):
+                    feats.append(f)
+                    self.quantity[f.name] = [u for u in units if u in inside]
+            elif f.name in inside:
+                feats.append(f)
+        self.feats = feats
         tracked = {f.name for f in self.feats if f.kind == "total"}
-        self.outside: dict = {("filled", b): False for b in model.boxes if b not in inside}
-        self.outside.update({("value", b): 0 for b in model.boxes if b not in inside})
-        self.outside.update({("total", s.id): 0 for s in model.sections if s.id not in tracked})
-        self.bit = {b: 1 << i for i, b in enumerate(self.boxes)}
-        self.n = len(self.boxes)
+        self.outside: dict = {("filled", u): False for u in all_units if u not in inside}
+        self.outside.update({("value", u): 0 for u in all_units if u not in inside})
+        self.outside.update({("uses", u): 0 for u in all_units if u not in inside})
+        self.outside.update({("total", f.name): 0 for f in features(model) if f.kind == "total" and f.name not in tracked})
+        for view in views(model).values():  # totals no feature tracks: none is read, or all outside
+            self.outside.update({("total", name): 0 for name in view.sections.values() if name not in tracked})
+        # a unit's state is how many of its entries are written: a digit of a mixed-radix code
+        # (with one entry per unit, the code is the bit mask of filled boxes)
+        self.place, place = {}, 1
+        for u in self.boxes:
+            self.place[u] = place
+            place *= self.uses[u] + 1
+        self.codes = place
+        self.bit = self.place  # (the name of a unit's place when every unit took one entry)
+        self.binary = all(self.uses[u] == 1 for u in self.boxes)
+        self.n_units = len(self.boxes)
+        self.n = sum(self.uses[u] for u in self.boxes)  # entries in all: the layers are 0..n
         self.sizes = [f.size for f in self.feats]
-        check_size(model, self.n, self.sizes, self.rerolls, self.feats)  # before anything is built
+        check_size(model, self.n, self.sizes, self.rerolls, self.feats, self.codes)  # before anything is built
         self.F = math.prod(self.sizes)
         self.radix = [math.prod(self.sizes[i + 1:]) for i in range(len(self.sizes))]
-        self.entries = (1 << self.n) * self.F  # slots of the dense table (mask × feature values)
+        self.entries = self.codes * self.F  # slots of the dense table (fill code × feature values)
         self.tt = turn_tables(model.n_dice, model.faces)
-        self.explorer = Explorer(model, self.feats)
-        self.section_bits = {s.id: sum(self.bit.get(b, 0) for b in s.boxes) for s in model.sections}
+        self.explorer = Explorer(model, self.feats, self.uses)
+        self.order = {}  # unit -> the unit that must be full before it (columns filled down or up)
+        for c in model.columns:
+            column = [u for u in self.boxes if self.column_of[u] == c.id]
+            if c.order == "down":
+                self.order.update(zip(column[1:], column[:-1]))
+            elif c.order == "up":
+                self.order.update(zip(column[:-1], column[1:]))
         write = next(s for s in model.flow.walk() if s.kind == "write")
         self.allowed = write.allowed
         self.last_roll = self.rerolls + 1
@@ -117,13 +151,13 @@ class Space:
         self.write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._trees()
-        # per box: the features that writing it changes (position, feature), and those it leaves alone
+        # per unit: the features that writing it changes (position, feature), and those it leaves alone
         self.moving = {b: [(i, ft) for i, ft in enumerate(self.feats) if self._moves(b, ft)] for b in self.boxes}
         self.staying = {b: [i for i, ft in enumerate(self.feats) if not self._moves(b, ft)] for b in self.boxes}
         self._domains: dict[int, list[list[int]]] = {}
-        self._feature_bits = 0
-        for f in self.feats:
-            self._feature_bits |= self.section_bits[f.name] if f.kind == "total" else self.bit[f.name]
+        read = {u for f in self.feats for u in (self.quantity[f.name] if f.kind == "total" else [f.name])}
+        self._feature_units = [u for u in self.boxes if u in read]
+        self._free_units = [u for u in self.boxes if u not in read]
 
     # decision trees per box and roll --------------------------------------------
     def _trees(self) -> None:
@@ -134,24 +168,49 @@ class Space:
             legal: dict[str, list[Tree]] = {}
             bonus: dict[str, list[list[Tree]]] = {}
             for b in self.boxes:
-                score = self.model.boxes[b].score
+                box, column = self.box_of[b], self.column_of[b]
+                score = self.model.boxes[box].score
                 pts, leg, bon = [], [], []
+                given = {**self.outside, ("filled", b): False}  # (a unit being written has an entry free)
                 for r, dice in enumerate(self.tt.rolls):
-                    ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, b, rn)
-                    given = {**self.outside, ("filled", b): False}
-                    pts.append(self.explorer.explore(score, ctx, given))
-                    leg.append(self.explorer.explore(self.allowed, ctx, given) if self.allowed else Tree(True))
-                    bon.append([self.explorer.explore(x.points, ctx, given) for x in self.write_bonuses])
+                    ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, box, rn)
+                    pts.append(self.explorer.explore(score, ctx, given, column))
+                    leg.append(self.explorer.explore(self.allowed, ctx, given, column) if self.allowed else Tree(True))
+                    bon.append([self.explorer.explore(x.points, ctx, given, column) for x in self.write_bonuses])
                 points[b], legal[b], bonus[b] = pts, leg, bon
-            plain = {b: _PlainRows(points[b], legal[b], bonus[b]) for b in self.boxes}
+            plain = {b: _PlainRows(points[b], legal[b], bonus[b], self.mult[b]) for b in self.boxes}
             self.trees[rn] = (points, legal, bonus, plain)
         self.possible_points = {b: sorted({v for t in self.trees[rn][0][b] for rn in self.roll_numbers for v in t.values()})
                                 for b in self.boxes}
 
+    # fill codes ---------------------------------------------------------------------
+    def count(self, masks, u: str):
+        """How many entries of unit u are written, per code."""
+        if self.binary:
+            return (masks & self.place[u]) != 0 if isinstance(masks, np.ndarray) else int(bool(masks & self.place[u]))
+        return (masks // self.place[u]) % (self.uses[u] + 1)
+
+    def full(self, masks, u: str):
+        """Whether unit u has all its entries written (bool, or a bool array over codes)."""
+        if self.binary:  # the code is a bit mask
+            return (masks & self.place[u]) != 0
+        return (masks // self.place[u]) % (self.uses[u] + 1) == self.uses[u]
+
+    def writable(self, masks, u: str):
+        """Whether unit u may be written: not full, and its column's order allows it."""
+        ok = ~self.full(masks, u) if isinstance(masks, np.ndarray) else not self.full(masks, u)
+        before = self.order.get(u)
+        if before is not None:
+            ok = ok & self.full(masks, before)
+        return ok
+
+    def code_of(self, counts: dict[str, int]) -> int:
+        return sum(self.place[u] * c for u, c in counts.items() if u in self.place)
+
     def _moves(self, box: str, ft: Feature) -> bool:
-        """Whether writing `box` can change the feature."""
+        """Whether writing unit `box` can change the feature."""
         if ft.kind == "total":
-            return bool(self.bit[box] & self.section_bits[ft.name])
+            return box in self.quantity[ft.name]
         return ft.name == box
 
     def _at(self, roll_number: int | None):
@@ -159,36 +218,40 @@ class Space:
         return self.trees[roll_number if self.roll_dependent and roll_number is not None else self.last_roll]
 
     # reachable states -------------------------------------------------------------
+    def _feature_key(self, mask: int) -> tuple[int, ...]:
+        return tuple(int(self.count(mask, u)) for u in self._feature_units)
+
     def feature_domains(self, mask: int) -> list[list[int]]:
-        """The values each feature can have on a sheet with these boxes filled."""
-        key = mask & self._feature_bits
+        """The values each feature can have on a sheet with these entries written."""
+        key = self._feature_key(mask)
         if key not in self._domains:
-            self._domains[key] = self._feature_domains(key)
+            self._domains[key] = self._feature_domains(dict(zip(self._feature_units, key)))
         return self._domains[key]
 
-    def _feature_domains(self, mask: int) -> list[list[int]]:
+    def _feature_domains(self, counts: dict[str, int]) -> list[list[int]]:
         out = []
         for f in self.feats:
             if f.kind == "total":
-                sums = self._reachable_sums(f, mask & self.section_bits[f.name])
+                sums = self._reachable_sums(f, tuple(counts[u] for u in self.quantity[f.name]))
                 out.append([v for v in range(f.limit + 1) if sums >> v & 1])
             else:
-                filled = mask & self.bit[f.name]
+                filled = counts[f.name]
                 seen = sorted({int(f.holds(p)) for p in self.possible_points[f.name]}) if filled else [0]
                 out.append(seen)
         return out
 
-    def _reachable_sums(self, f: Feature, mask: int) -> int:
-        """The capped totals a section can have with these boxes filled, as a bit set (memoized)."""
+    def _reachable_sums(self, f: Feature, counts: tuple[int, ...]) -> int:
+        """The capped totals of a quantity with these numbers of entries written in its units, as a
+        bit set (memoized)."""
         memo = self.__dict__.setdefault("_sums", {})
-        key = (f.name, f.limit, mask)
+        key = (f.name, f.limit, counts)
         if key not in memo:
-            if not mask:
+            if not any(counts):
                 memo[key] = 1
             else:
-                low = mask & -mask
-                rest = self._reachable_sums(f, mask & ~low)
-                box = self.boxes[low.bit_length() - 1]
+                j = next(i for i, c in enumerate(counts) if c)
+                rest = self._reachable_sums(f, counts[:j] + (counts[j] - 1,) + counts[j + 1:])
+                box = self.quantity[f.name][j]
                 full = (1 << (f.limit + 1)) - 1
                 out = 0
                 for v in self.possible_points[box]:
@@ -199,63 +262,73 @@ class Space:
         return memo[key]
 
     def sample(self, k: int, count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-        """`count` random reachable states with k boxes filled (without enumerating the layer)."""
+        """`count` random reachable states with k entries written (without enumerating the layer)."""
         rng = np.random.default_rng(seed)
+        cells = [u for u in self.boxes for _ in range(self.uses[u])]
         masks, feats = [], []
         for _ in range(count):
-            mask = sum(1 << int(i) for i in rng.choice(self.n, size=k, replace=False))
+            mask = sum(self.place[cells[int(i)]] for i in rng.choice(len(cells), size=k, replace=False))
             masks.append(mask)
             feats.append([int(rng.choice(d)) for d in self.feature_domains(mask)])
         return np.array(masks, dtype=np.int64), np.array(feats, dtype=np.int64).reshape(count, len(self.feats))
 
+    def _digits(self, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Every way to write entries into these units: (codes, entries written), all of them."""
+        codes = np.zeros(1, dtype=np.int64)
+        pop = np.zeros(1, dtype=np.int64)
+        for u in units:
+            c = np.arange(self.uses[u] + 1, dtype=np.int64)
+            codes = (codes[:, None] + c[None, :] * self.place[u]).ravel()
+            pop = (pop[:, None] + c[None, :]).ravel()
+        return codes, pop
+
+    def _reachable(self, codes: np.ndarray) -> np.ndarray:
+        """Which codes respect the fill order of every column (all of them where columns are free)."""
+        ok = np.ones(len(codes), dtype=bool)
+        for u, before in self.order.items():
+            ok &= ~(self.count(codes, u) > 0) | self.full(codes, before)
+        return ok
+
     def _groups(self) -> list[tuple[int, int, np.ndarray]]:
-        """Per pattern of filled feature-relevant boxes: (pattern, its popcount, feature combos (c, nf))."""
+        """Per way to fill the feature-relevant units: (code, entries, feature combos (c, nf))."""
         if not hasattr(self, "_group_list"):
-            fbits = [1 << i for i in range(self.n) if self._feature_bits & (1 << i)]
+            codes, pops = self._digits(self._feature_units)
             groups = []
-            for sub in range(1 << len(fbits)):
-                key = sum(b for j, b in enumerate(fbits) if sub >> j & 1)
+            for key, j in zip(codes.tolist(), pops.tolist()):
                 combos = list(product(*self.feature_domains(key)))
                 combos = np.array(combos, dtype=np.int64).reshape(len(combos), len(self.feats))
-                groups.append((key, bin(sub).count("1"), combos))
+                groups.append((key, j, combos))
             self._group_list = groups
-            self._free = [1 << i for i in range(self.n) if not self._feature_bits & (1 << i)]
+            free, fpop = self._digits(self._free_units)
+            self._free_by_count = [np.sort(free[fpop == i]) for i in range(int(fpop.max()) + 1)]
         return self._group_list
 
     def level_counts(self) -> list[int]:
-        """How many reachable states have k boxes filled, for k = 0..n (counted, not enumerated)."""
-        from math import comb
+        """How many reachable states have k entries written, for k = 0..n (counted, not enumerated
+        where columns are free)."""
         groups = self._groups()
-        free = len(self._free)
-        return [sum(len(c) * comb(free, k - j) for _, j, c in groups if 0 <= k - j <= free)
+        if self.order:
+            return [len(self.level(k)[0]) for k in range(self.n + 1)]
+        free = self._free_by_count
+        return [sum(len(c) * len(free[k - j]) for _, j, c in groups if 0 <= k - j < len(free))
                 for k in range(self.n + 1)]
 
-    def _free_masks(self, c: int) -> np.ndarray:
-        """Every way to fill c of the boxes no feature reads, as masks."""
-        if not hasattr(self, "_free_by_count"):
-            m = len(self._free)
-            sub = np.arange(1 << m, dtype=np.int64)
-            pc = np.zeros(len(sub), dtype=np.int64)
-            masks = np.zeros(len(sub), dtype=np.int64)
-            for j, bit in enumerate(self._free):
-                on = (sub >> j) & 1
-                pc += on
-                masks |= on * bit
-            self._free_by_count = [np.sort(masks[pc == i]) for i in range(m + 1)]
-        return self._free_by_count[c]
-
     def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(masks, feature values) of every reachable state with k filled boxes, ordered by mask."""
+        """(codes, feature values) of every reachable state with k entries written, ordered by code."""
         masks, feats = [], []
+        free = self._free_by_count if hasattr(self, "_free_by_count") else (self._groups() and self._free_by_count)
         for key, j, combos in self._groups():
-            if not 0 <= k - j <= len(self._free) or not len(combos):
+            if not 0 <= k - j < len(free) or not len(combos):
                 continue
-            m = key | self._free_masks(k - j)
+            m = key + free[k - j]
             masks.append(np.repeat(m, len(combos)))
             feats.append(np.tile(combos, (len(m), 1)))
         if not masks:
             return np.zeros(0, dtype=np.int64), np.zeros((0, len(self.feats)), dtype=np.int64)
         masks, feats = np.concatenate(masks), np.concatenate(feats)
+        if self.order:
+            ok = self._reachable(masks)
+            masks, feats = masks[ok], feats[ok]
         order = np.argsort(masks, kind="stable")
         return masks[order], feats[order]
 
@@ -268,22 +341,22 @@ class Space:
     # atoms of a batch of states ---------------------------------------------------
     def atoms(self, masks: np.ndarray, feats: np.ndarray) -> Callable[[tuple], np.ndarray]:
         cache: dict[tuple, np.ndarray] = {}
+        total_at = {f.name: i for i, f in enumerate(self.feats) if f.kind == "total"}
 
         def get(atom: tuple) -> np.ndarray:
             if atom in cache:
                 return cache[atom]
+            if atom in self.outside:
+                return self.outside[atom]
             kind, name = atom
             if kind == "filled":
-                a = (masks & self.bit[name]) != 0
-            elif kind == "open":
-                a = np.zeros(len(masks), dtype=np.int64)
-                for b in self.model.sections[[s.id for s in self.model.sections].index(name)].boxes:
-                    a += (masks & self.bit[b]) == 0 if b in self.bit else 1  # a box outside a part is open
-            elif kind == "total":
-                i = next(i for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
-                a = feats[:, i]
+                a = self.full(masks, name)
+            elif kind == "uses":
+                a = self.count(masks, name).astype(np.int64)
+            elif kind == "total" or self.uses[name] != 1:
+                a = feats[:, total_at[name]]
             else:  # value: 0 while open, else the candidate its tracked yes/no features point to
-                filled = (masks & self.bit[name]) != 0
+                filled = self.full(masks, name)
                 bits = {i: feats[:, i] for i, f in enumerate(self.feats) if f.name == name and f.kind != "total"}
                 a = np.where(filled, np.broadcast_to(representative(self.feats, name, bits), (len(masks),)), 0)
             cache[atom] = a
@@ -327,7 +400,7 @@ class Space:
         all_points, all_legal, all_bonus, all_plain = self._at(roll_number)
         points, legal = all_points[box], all_legal[box]
         bonus = all_bonus[box]  # per roll: one tree per write bonus
-        base_next = (m | self.bit[box]) * self.F
+        base_next = (m + self.place[box] * (True if closed is None else ~closed)) * self.F
         moving = self.moving[box]
         for i in self.staying[box]:
             base_next = base_next + f[:, i] * self.radix[i]
@@ -357,7 +430,7 @@ class Space:
             value[plain.refused] = -np.inf
         for r in plain.branching:
             p = np.broadcast_to(Space.evaluate(points[r], atoms, len(m)), (len(m),))
-            gain = p + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r])
+            gain = self.mult[box] * (p + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r]))
             allowed = True if loose else Space.evaluate(legal[r], atoms, len(m))
             value[r] = np.where(allowed, gain + future(p), -np.inf)
             if closed is not None:
@@ -371,15 +444,16 @@ class Space:
         def atom(a: tuple):
             if a in memo:
                 return memo[a]
+            if a in self.outside:
+                return self.outside[a]
             kind, name = a
             if kind == "filled":
-                v = bool(mask & self.bit[name])
-            elif kind == "open":
-                section = next(s for s in self.model.sections if s.id == name)
-                v = sum(1 for b in section.boxes if not mask & self.bit.get(b, 0))
-            elif kind == "total":
+                v = bool(self.full(mask, name))
+            elif kind == "uses":
+                v = int(self.count(mask, name))
+            elif kind == "total" or self.uses[name] != 1:
                 v = next(fvals[i] for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
-            elif not mask & self.bit[name]:
+            elif not self.full(mask, name):
                 v = 0
             else:
                 bits = {i: fvals[i] for i, f in enumerate(self.feats) if f.name == name and f.kind != "total"}
@@ -390,7 +464,7 @@ class Space:
 
     def box_row(self, mask: int, fvals: list[int], V: np.ndarray, box: str, roll_number: int | None = None) -> np.ndarray:
         """(R,) value of writing each roll into `box` for one state: `box_values` in plain numbers."""
-        base = (mask | self.bit[box]) * self.F + sum(fvals[i] * self.radix[i] for i in self.staying[box])
+        base = (mask + self.place[box]) * self.F + sum(fvals[i] * self.radix[i] for i in self.staying[box])
         moving = self.moving[box]
 
         def index(p: int) -> int:
@@ -414,7 +488,7 @@ class Space:
             for r in plain.branching:
                 if _walk(legal[r], atom):
                     p = _walk(points[r], atom)
-                    value[r] = p + sum(_walk(t, atom) for t in bonus[r]) + V[index(p)]
+                    value[r] = self.mult[box] * (p + sum(_walk(t, atom) for t in bonus[r])) + V[index(p)]
                 else:
                     value[r] = -np.inf
         return value
@@ -434,14 +508,14 @@ class Space:
             for r in plain.branching:
                 if _walk(all_legal[box][r], atom):
                     p = _walk(all_points[box][r], atom)
-                    pts[r], gain[r] = p, p + sum(_walk(t, atom) for t in all_bonus[box][r])
+                    pts[r], gain[r] = p, self.mult[box] * (p + sum(_walk(t, atom) for t in all_bonus[box][r]))
                 else:
                     gain[r] = -np.inf
         return pts, gain
 
     def futures(self, mask: int, fvals: list[int], V: np.ndarray, box: str, points: np.ndarray) -> np.ndarray:
         """V of the sheet after writing each of `points` into `box` (one state)."""
-        base = (mask | self.bit[box]) * self.F + sum(fvals[i] * self.radix[i] for i in self.staying[box])
+        base = (mask + self.place[box]) * self.F + sum(fvals[i] * self.radix[i] for i in self.staying[box])
         distinct, which = np.unique(points, return_inverse=True)
         idx = []
         for p in distinct.tolist():
@@ -459,7 +533,7 @@ class Space:
         best = np.full((len(self.tt.rolls), len(masks)), -np.inf)
         with np.errstate(invalid="ignore"):
             for b in self.boxes:
-                open_ = (masks & self.bit[b]) == 0
+                open_ = self.writable(masks, b)
                 if not open_.any():
                     continue
                 value = self.box_values(masks, feats, V, b, roll_number, closed=None if open_.all() else ~open_)
@@ -470,7 +544,7 @@ class Space:
             anywhere = np.full_like(best, -np.inf)
             with np.errstate(invalid="ignore"):
                 for b in self.boxes:
-                    open_ = (masks & self.bit[b]) == 0
+                    open_ = self.writable(masks, b)
                     if open_.any():
                         value = self.box_values(masks, feats, V, b, roll_number, None if open_.all() else ~open_, True)
                         np.maximum(anywhere, value, out=anywhere)
@@ -481,24 +555,21 @@ class Space:
         return best
 
     def encode(self, sheet: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-        """A concrete sheet as a one-state batch (mask, features)."""
-        mask = sum(self.bit[b] for b in sheet if b in self.bit)
-        values = []
-        for f in self.feats:
-            if f.kind == "total":
-                boxes = [b for b in next(s.boxes for s in self.model.sections if s.id == f.name) if b in self.bit]
-                values.append(min(f.limit, max(0, sum(sheet.get(b, 0) for b in boxes))))
-            else:
-                values.append(int(f.holds(sheet[f.name])) if f.name in sheet else 0)
+        """A concrete sheet (cell -> points) as a one-state batch (code, features)."""
+        from .writetable import encode
+        mask, values = encode(self, sheet)
         return np.array([mask], dtype=np.int64), np.array([values], dtype=np.int64).reshape(1, len(self.feats))
 
     def end_values(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
-        """The end bonuses of full sheets, per state."""
+        """The end bonuses of full sheets, per state (a bonus per column counted with each column's multiplier)."""
         out = np.zeros(len(masks))
         atoms = self.atoms(masks, feats)
         for bonus in self.end_bonuses:
-            tree = self.explorer.explore(bonus.points, Context(), self.outside)
-            out = out + Space.evaluate(tree, atoms, len(masks))
+            seen = ([(c.id, c.multiplier) for c in self.model.columns] if bonus.per_column and self.model.columns
+                    else [(None, 1)])
+            for column, mult in seen:
+                tree = self.explorer.explore(bonus.points, Context(), self.outside, column)
+                out = out + mult * np.asarray(Space.evaluate(tree, atoms, len(masks)))
         return out
 
 
@@ -512,13 +583,13 @@ def _walk(tree: Tree, atom) -> object:
 class _PlainRows:
     """For one box: the rolls whose points, legality and bonus do not depend on the sheet."""
 
-    def __init__(self, points: list[Tree], legal: list[Tree], bonus: list[list[Tree]]):
+    def __init__(self, points: list[Tree], legal: list[Tree], bonus: list[list[Tree]], mult: int = 1):
         plain = [r for r in range(len(points))
                  if points[r].leaf and legal[r].leaf and all(t.leaf for t in bonus[r])]
         self.rows = np.array(plain, dtype=np.int64)
         self.branching = [r for r in range(len(points)) if r not in set(plain)]
         pts = np.array([points[r].value for r in plain], dtype=np.int64)
-        self.gain = np.array([points[r].value + sum(t.value for t in bonus[r]) for r in plain], dtype=np.float64)
+        self.gain = np.array([mult * (points[r].value + sum(t.value for t in bonus[r])) for r in plain], dtype=np.float64)
         self.distinct, self.which = np.unique(pts, return_inverse=True)
         self.distinct = [int(p) for p in self.distinct]
         self.refused = self.rows[[not legal[r].value for r in plain]] if plain else self.rows
@@ -561,7 +632,7 @@ def _options(model: Model) -> dict:
 def load_cached(model: Model, space: "Space") -> Table:
     """The cached table if every check passes (`tablefile.check`); BadTable saying why otherwise."""
     path = cache_path(model)
-    values, head = tablefile.check(path, model.hash, _options(model), ((1 << space.n) * space.F,))
+    values, head = tablefile.check(path, model.hash, _options(model), (space.entries,))
     feats = [Feature(**f) for f in head.features]
     if feats != space.feats:
         raise tablefile.BadTable(f"{path.name} tracks other sheet quantities than the model needs")

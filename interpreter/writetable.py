@@ -39,7 +39,8 @@ class WriteGather:
         self.refused = np.isneginf(gain)  # refused plain rolls (and, until walked, the branching ones)
         pair_box = np.array(pair_box, dtype=np.int64)
         pts = np.array(pair_points, dtype=np.int64)
-        bits = np.array([space.bit[b] for b in space.boxes], dtype=np.int64)
+        bits = np.array([space.place[b] for b in space.boxes], dtype=np.int64)
+        self.pair_box = pair_box
         self.pair_bit = bits[pair_box]
         # per feature: which pairs move it, and the value it moves to as a function of the old value
         self.moves = []
@@ -62,7 +63,13 @@ class WriteGather:
         space = self.space
         if type(V) is not np.ndarray:
             V = V.view(np.ndarray)  # a memory-mapped table, read as a plain array (faster gathers)
-        idx = (mask | self.pair_bit) * space.F
+        open_rows = [bi for bi, b in enumerate(space.boxes) if space.writable(mask, b)]
+        if space.binary:
+            idx = (mask | self.pair_bit) * space.F
+        else:  # a full unit's pairs are never read: any index in the table will do
+            is_open = np.zeros(space.n_units, dtype=bool)
+            is_open[open_rows] = True
+            idx = (mask + self.pair_bit * is_open[self.pair_box]) * space.F
         for i, ft, moving, gain, hits in self.moves:
             if ft.kind == "total":
                 new = np.where(moving, np.minimum(ft.limit, fvals[i] + gain), fvals[i])
@@ -70,7 +77,6 @@ class WriteGather:
                 new = np.where(moving, hits, fvals[i])
             idx += new * space.radix[i]
         futures = V[idx]
-        open_rows = [bi for bi, b in enumerate(space.boxes) if not mask & space.bit[b]]
         table = futures[self.which[open_rows]] + self.gain[open_rows]
         table[self.refused[open_rows]] = -np.inf  # (even where the next state is unreachable: NaN)
         if self.all_atoms:  # the rolls that read the sheet: walked once per combination of the atoms they read
@@ -82,9 +88,11 @@ class WriteGather:
                     self._branch_memo.clear()
                 found = self._branch_memo[key] = self._walk_all(atom)
             b, r, g, p = found
-            keep = (mask & self.box_bit[b]) == 0
+            is_open = np.zeros(space.n_units, dtype=bool)
+            is_open[open_rows] = True
+            keep = is_open[b]
             b, r, g, p = b[keep], r[keep], g[keep], p[keep]
-            idx = (mask | self.box_bit[b]) * space.F
+            idx = (mask + self.box_bit[b]) * space.F
             for i, ft, moving in self.box_moves:
                 if ft.kind == "total":
                     new = np.where(moving[b], np.minimum(ft.limit, fvals[i] + np.maximum(p, 0)), fvals[i])
@@ -111,7 +119,7 @@ class WriteGather:
             rolls.append(r)
             if _walk(self.legal_t[b][r], atom):
                 p = _walk(self.points_t[b][r], atom)
-                gains.append(float(p + sum(_walk(t, atom) for t in self.bonus_t[b][r])))
+                gains.append(float(self.space.mult[b] * (p + sum(_walk(t, atom) for t in self.bonus_t[b][r]))))
                 points.append(p)
             else:
                 gains.append(-np.inf)
@@ -129,21 +137,32 @@ def _atoms(tree) -> set:
 
 
 def encode(space, sheet: dict[str, int]) -> tuple[int, list[int]]:
-    """A sheet as (mask, feature values) in plain numbers (`Space.encode` without numpy)."""
-    bit = space.bit
-    mask = 0
-    for b in sheet:
-        mask |= bit[b]
+    """A sheet (cell -> points) as (code, feature values) in plain numbers (`Space.encode` without numpy)."""
+    if space.binary and space.model.simple_sheet:
+        bit = space.place
+        mask = 0
+        for b in sheet:
+            if b in bit:
+                mask |= bit[b]
+        points = sheet
+    else:  # a unit's digit is how many of its cells are written; its points, their sum
+        cells = space.__dict__.get("_cells_of")
+        if cells is None:
+            targets = space.model.targets
+            cells = space.__dict__["_cells_of"] = {u: targets[u].cells if u in targets else (u,) for u in space.boxes}
+        mask = 0
+        points = {}
+        for u, cs in cells.items():
+            written = [sheet[c] for c in cs if c in sheet]
+            if written:
+                mask += space.place[u] * len(written)
+                points[u] = sum(written)
     values = []
-    sections = space.__dict__.get("_section_boxes")
-    if sections is None:
-        sections = space.__dict__["_section_boxes"] = {s.id: s.boxes for s in space.model.sections}
     for f in space.feats:
         if f.kind == "total":
-            boxes = sections[f.name]
-            values.append(min(f.limit, max(0, sum(sheet.get(b, 0) for b in boxes))))
+            values.append(min(f.limit, max(0, sum(points.get(u, 0) for u in space.quantity[f.name]))))
         else:
-            values.append(int(f.holds(sheet[f.name])) if f.name in sheet else 0)  # equals / atleast
+            values.append(int(f.holds(points[f.name])) if f.name in points else 0)  # equals / atleast
     return mask, values
 
 

@@ -18,7 +18,7 @@ from ..progress import progress_bar
 
 def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
-    p.add_argument("--json", action="store_true", help='print {"expected_score": …, "states": …, "seconds": …}')
+    p.add_argument("--json", action="store_true", help='print {"expected_score": …, "maximizes": …, "states": …, "seconds": …}')
     p.add_argument("--no-cache", action="store_true", help="compute afresh and do not store the table")
     cap = p.add_argument("--max-states", type=int, default=None, metavar="N",
                          help="refuse to solve more states than this (default: the budget's solver_states, %(usual)d)")
@@ -78,8 +78,11 @@ def run(args) -> int:
         return 130
     seconds = time.perf_counter() - start
     if args.json:
-        out = {"expected_score": round(table.expected_score, 6), "states": table.states,
-               "seconds": round(seconds, 3), "solve_seconds": round(table.seconds, 3)}
+        # what the value is: the expected grand total, also where the game ranks by a score of its own
+        out = {"expected_score": round(table.expected_score, 6), "maximizes": "expected grand total",
+               "states": table.states, "seconds": round(seconds, 3), "solve_seconds": round(table.seconds, 3)}
+        if model.ranking is not None:
+            out["ranked_by"] = model.ranking.name["en"]  # not what the solver maximizes
         if estimate is not None:
             out.update(estimated_seconds=round(estimate.seconds, 1), table_bytes=estimate.table_bytes,
                        jobs=estimate.jobs)
@@ -89,6 +92,9 @@ def run(args) -> int:
     no_options = _("no options")
     print(f"{model.name[lang]} ({opts or no_options})")
     print(_("expected score with optimal play: {score}").format(score=number(table.expected_score, lang, 4)))
+    if model.ranking is not None:
+        print(_("The solver maximizes the expected grand total; this game ranks its players by {score}, "
+                "which the solver does not maximize.").format(score=model.ranking.name[lang]))
     line = _("states: {states}; solved in {seconds} s").format(states=number(table.states, lang), seconds=number(table.seconds, lang, 1))
     if abs(seconds - table.seconds) >= 0.5:
         line += " " + _("(read from the cache in {seconds} s)").format(seconds=number(seconds, lang, 2))
