@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from . import tablefile
+from . import kernel, kernelplan, tablefile
 from .abstraction import NotSolvable
 from .errors import Message, RulebookError
 
@@ -132,7 +132,11 @@ def _seconds_per_state(space: "Space", k: int) -> float:
         masks, feats = masks[pick], feats[pick]
     else:
         masks, feats = space.sample(k, PROBE)
-    V = np.zeros(space.entries) if space.entries <= 1 << 27 else _NoFuture()  # zero pages cost nothing
+    try:
+        V = np.zeros(space.entries)  # zero pages cost nothing
+    except MemoryError:
+        V = _NoFuture()
+    _solve_chunk(space, V, masks[:1], feats[:1], None)  # compile (or load) the kernel first
     start = time.perf_counter()
     _solve_chunk(space, V, masks, feats, None)
     return (time.perf_counter() - start) / len(masks)
@@ -190,7 +194,29 @@ def batch_size(space: "Space") -> int:
 
 
 def _solve_chunk(space: "Space", V, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None) -> np.ndarray:
-    """Start values of a batch of states with the same number of filled boxes, written to V[idx]."""
+    """Start values of a batch of states with the same number of filled boxes, written to V[idx].
+
+    Through the kernel (`kernel.solve_states`: compiled, or numpy with the same numbers) when the
+    space can be laid out as its arrays; box by box with `Space.write_values` otherwise."""
+    plan = kernelplan.plan(space) if isinstance(V, np.ndarray) else None
+    if plan is None:
+        return _solve_chunk_by_box(space, V, masks, feats, idx)
+    out = np.empty(len(masks))
+    with np.errstate(invalid="ignore"):
+        status = kernel.solve_states(V, plan.write, plan.turn, plan.batch(masks, feats, idx), out)
+    if status & kernel.NO_BOX:
+        raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
+                          space.model.flow.pos)
+    if status & kernel.NAN_READ:
+        raise RuntimeError("the solver read the value of a sheet it has not solved (a state space that misses "
+                           "reachable states)")
+    if idx is not None:
+        V[idx] = out
+    return out
+
+
+def _solve_chunk_by_box(space: "Space", V, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None) -> np.ndarray:
+    """`_solve_chunk` box by box (`Space.write_values`, `TurnTables.start_value`): for parts of a sheet."""
     out = np.empty(len(masks))
     chunk = batch_size(space)
     for lo in range(0, len(masks), chunk):
@@ -310,6 +336,8 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
     pool = None
     layer = space.n
     try:
+        kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers fork
+        kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
             pool = mp.get_context("fork").Pool(limits.jobs)

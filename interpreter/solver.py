@@ -180,7 +180,7 @@ class Space:
                 points[b], legal[b], bonus[b] = pts, leg, bon
             plain = {b: _PlainRows(points[b], legal[b], bonus[b], self.mult[b]) for b in self.boxes}
             self.trees[rn] = (points, legal, bonus, plain)
-        self.possible_points = {b: sorted({v for t in self.trees[rn][0][b] for rn in self.roll_numbers for v in t.values()})
+        self.possible_points = {b: sorted({v for rn in self.roll_numbers for t in self.trees[rn][0][b] for v in t.values()})
                                 for b in self.boxes}
 
     # fill codes ---------------------------------------------------------------------

@@ -1,0 +1,361 @@
+"""The inner loops of the backward induction, on plain arrays: compiled with numba, or in numpy.
+
+`solve_states` takes a batch of turn-start states and the table of fuller sheets and returns
+each state's expected final score: the value of writing every final roll (best over the open
+boxes of points + write bonus + the table's value of the next sheet), then the keep/reroll layers
+of the turn, then the mean over the first roll. Everything it needs is an array (`WriteArrays`,
+`TurnArrays`, and per batch `Batch`), so a state space that encodes sheets differently only has to
+produce those arrays (`interpreter/kernelplan.py` does it for `solver.Space`).
+
+Two implementations do the same arithmetic in the same order, so they give the same numbers bit
+for bit (tests/test_kernel.py): `_solve_states` compiled by numba (blocks of states in cache, no
+temporaries), and `_solve_states_numpy` (whole batches, numpy operations). `RULEBOOK_KERNEL=numpy`
+chooses numpy; without numba installed numpy is used. Numba's compiled code is cached in
+rulebook's cache directory (`<cache>/numba`), never beside the installed package; if that
+directory cannot be written, nothing is cached.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+NO_BOX = 1  # status bit: for some roll of some state the write rule allows no box
+NAN_READ = 2  # status bit: a next sheet's value was not solved yet (NaN)
+
+
+@dataclass(frozen=True)
+class WriteArrays:
+    """The write step of a model, laid out once.
+
+    A *slot* is one (box, points) pair; the next sheet's index for slot d and state s is
+    `base[box, s] + pconst[d] + Σ_t movt[box, t] * min(tlim[t], tfeat[t, s] + padd[d]) * tradix[t]`.
+    """
+
+    slot_box: np.ndarray  # (D,) int64: the box of each slot
+    padd: np.ndarray  # (D,) int64: what the points add to a tracked total (max(points, 0))
+    pconst: np.ndarray  # (D,) int64: index offset of the yes/no features the points set
+    movt: np.ndarray  # (B, T) bool: writing box b adds to tracked total t
+    tlim: np.ndarray  # (T,) int64: cap of each tracked total
+    tradix: np.ndarray  # (T,) int64: its place in the index
+    row: np.ndarray  # (NR, B, R) int64: per roll number, box and roll: the slot, or -1 (refused / branching)
+    gain: np.ndarray  # (NR, B, R) float64: points + write bonus of that write
+    bq_box: np.ndarray  # (Q,) int64: rolls whose write depends on the sheet: their box,
+    bq_roll: np.ndarray  # (Q,) int64: their roll,
+    bq_off: np.ndarray  # (Q,) int64: the start of their rows in bsel/bgain (one row per sheet group),
+    bq_key: np.ndarray  # (Q,) int64: and which row of `Batch.gkey` holds each state's group
+    bsel: np.ndarray  # (NR, G) int64: slot written, or -1 if the rule refuses it
+    bgain: np.ndarray  # (NR, G) float64: points + write bonus
+
+
+@dataclass(frozen=True)
+class TurnArrays:
+    """The keep/reroll layers of a turn (`turn.TurnTables` as arrays)."""
+
+    adds: np.ndarray  # (K, faces) int64: the keep with one more die showing each face (unused for full keeps)
+    removes: np.ndarray  # (K, C) int64: the keeps with one die fewer, padded with K (a row of -inf)
+    size_start: np.ndarray  # (n + 2,) int64: the first keep of each size; keeps of size n are the rolls
+    p_all: np.ndarray  # (R,) float64: probability of each first roll
+    faces: int
+    rerolls: int
+    stop: bool  # the player may stop rolling (then writing at once, with the roll number's own scoring)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What the kernel needs of a batch of S states."""
+
+    base: np.ndarray  # (B, S) int64: next sheet's index without the tracked totals a box moves; -1 if filled
+    tfeat: np.ndarray  # (T, S) int64: the tracked totals
+    gkey: np.ndarray  # (U, S) int64: each state's sheet group, per set of atoms that sheet-dependent rolls read
+
+
+def turn_arrays(tt, rerolls: int, stop: bool) -> TurnArrays:
+    """`TurnArrays` of a `turn.TurnTables`."""
+    K, n = len(tt.keeps), tt.n
+    adds = np.zeros((K, tt.faces), dtype=np.int64)
+    width = max(len(cols) for cols in tt.removes)
+    removes = np.full((K, width), K, dtype=np.int64)
+    for s in range(n + 1):
+        sl = tt.slices[s]
+        if s < n:
+            for f, col in enumerate(tt.adds[s]):
+                adds[sl, f] = col
+        if s > 0:
+            for c, col in enumerate(tt.removes[s]):
+                removes[sl, c] = col
+    size_start = np.array([tt.slices[s].start for s in range(n + 1)] + [K], dtype=np.int64)
+    return TurnArrays(adds, removes, size_start, np.ascontiguousarray(tt.p_all), tt.faces, rerolls, bool(stop))
+
+
+# numpy ------------------------------------------------------------------------------------------
+
+def _solve_states_numpy(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out: np.ndarray) -> int:
+    base, tfeat, gkey = batch.base, batch.tfeat, batch.gkey
+    B, S = base.shape
+    D = len(w.slot_box)
+    NR, _, R = w.row.shape
+    K = len(t.adds)
+    n = len(t.size_start) - 2
+    full0 = int(t.size_start[n])
+    status = 0
+    is_open = base >= 0
+    any_open = is_open.any(axis=1)
+    fut = np.full((D, S), -np.inf)
+    for d in range(D):
+        b = w.slot_box[d]
+        if not any_open[b]:
+            continue
+        idx = base[b] + w.pconst[d]
+        for k in range(len(w.tlim)):
+            if w.movt[b, k]:
+                idx = idx + np.minimum(w.tlim[k], tfeat[k] + w.padd[d]) * w.tradix[k]
+        o = is_open[b]
+        got = V[idx[o]]
+        if np.isnan(got).any():
+            status |= NAN_READ
+        fut[d, o] = got
+    W = np.full((NR, R, S), -np.inf)
+    cols = np.arange(S)
+    for q in range(NR):
+        Wq = W[q]
+        for b in range(B):
+            if not any_open[b]:
+                continue
+            rows = np.flatnonzero(w.row[q, b] >= 0)
+            Wq[rows] = np.fmax(Wq[rows], w.gain[q, b, rows][:, None] + fut[w.row[q, b, rows]])
+        for x in range(len(w.bq_box)):
+            b, r = w.bq_box[x], w.bq_roll[x]
+            if not any_open[b]:
+                continue
+            e = w.bq_off[x] + gkey[w.bq_key[x]]
+            d = w.bsel[q, e]
+            ok = is_open[b] & (d >= 0)
+            v = w.bgain[q, e] + fut[np.where(ok, d, 0), cols]
+            Wq[r] = np.where(ok, np.fmax(Wq[r], v), Wq[r])
+        if np.isneginf(Wq).any():
+            status |= NO_BOX
+    A = np.empty((K + 1, S))
+    A[full0:K] = W[NR - 1]
+    inv = 1.0 / t.faces
+    for layer in range(1, t.rerolls + 1):
+        for s in range(n - 1, -1, -1):  # a keep's value: the mean over one more die
+            lo, hi = t.size_start[s], t.size_start[s + 1]
+            acc = A[t.adds[lo:hi, 0]]
+            for f in range(1, t.faces):
+                acc += A[t.adds[lo:hi, f]]
+            acc *= inv
+            A[lo:hi] = acc
+        if t.stop:
+            A[full0:K] = W[NR - 1 - layer]
+        A[K] = -np.inf
+        for s in range(1, n + 1):  # the best keep within each keep
+            lo, hi = t.size_start[s], t.size_start[s + 1]
+            part = A[lo:hi]
+            for c in range(t.removes.shape[1]):
+                np.maximum(part, A[t.removes[lo:hi, c]], out=part)
+    acc = np.zeros(S)
+    for r in range(R):
+        acc += t.p_all[r] * A[full0 + r]
+    out[:] = acc
+    return status
+
+
+# numba ------------------------------------------------------------------------------------------
+
+BLOCK = 128  # states per block in the compiled kernel (its arrays stay in the core's cache)
+
+
+def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradix, row, gain,
+                  bq_box, bq_roll, bq_off, bq_key, bsel, bgain, adds, removes, size_start, p_all, faces, rerolls, stop,
+                  out):  # pragma: no cover (compiled)
+    B, S = base.shape
+    D = slot_box.shape[0]
+    NR, _, R = row.shape
+    K = adds.shape[0]
+    C = removes.shape[1]
+    T = tlim.shape[0]
+    Q = bq_box.shape[0]
+    n = size_start.shape[0] - 2
+    full0 = size_start[n]
+    inv = 1.0 / faces
+    neg = -np.inf
+    fut = np.empty((D, BLOCK))
+    W = np.empty((NR, R, BLOCK))
+    A = np.empty((K + 1, BLOCK))
+    acc = np.empty(BLOCK)
+    any_open = np.zeros(B, np.bool_)
+    open_boxes = np.zeros(B, np.int64)
+    at = np.empty(BLOCK, np.int64)
+    status = 0
+    for lo in range(0, S, BLOCK):
+        sb = min(BLOCK, S - lo)
+        for b in range(B):
+            any_open[b] = False
+            for j in range(sb):
+                if base[b, lo + j] >= 0:
+                    any_open[b] = True
+        # the value of the next sheet for every slot
+        for d in range(D):
+            b = slot_box[d]
+            if not any_open[b]:
+                continue
+            c = pconst[d]
+            for j in range(sb):
+                at[j] = base[b, lo + j] + c
+            for k in range(T):
+                if movt[b, k]:
+                    p, cap, radix = padd[d], tlim[k], tradix[k]
+                    for j in range(sb):
+                        v = tfeat[k, lo + j] + p
+                        at[j] += (v if v < cap else cap) * radix
+            for j in range(sb):
+                fut[d, j] = V[at[j]] if base[b, lo + j] >= 0 else neg
+            for j in range(sb):
+                if fut[d, j] != fut[d, j]:
+                    status |= 2
+        # the best write of every roll
+        nopen = 0
+        for b in range(B):
+            if any_open[b]:
+                open_boxes[nopen] = b
+                nopen += 1
+        for q in range(NR):
+            for r in range(R):  # one roll at a time: its row stays in the fastest cache
+                for j in range(sb):
+                    acc[j] = neg
+                for ob in range(nopen):
+                    b = open_boxes[ob]
+                    d = row[q, b, r]
+                    if d < 0:
+                        continue
+                    g = gain[q, b, r]
+                    for j in range(sb):
+                        v = g + fut[d, j]
+                        w = acc[j]
+                        acc[j] = v if v > w else w
+                for j in range(sb):
+                    W[q, r, j] = acc[j]
+            for x in range(Q):
+                b = bq_box[x]
+                if not any_open[b]:
+                    continue
+                r = bq_roll[x]
+                for j in range(sb):
+                    if base[b, lo + j] < 0:
+                        continue
+                    e = bq_off[x] + gkey[bq_key[x], lo + j]
+                    d = bsel[q, e]
+                    if d < 0:
+                        continue
+                    v = bgain[q, e] + fut[d, j]
+                    if v > W[q, r, j]:
+                        W[q, r, j] = v
+            for r in range(R):
+                for j in range(sb):
+                    if W[q, r, j] == neg:
+                        status |= 1
+        # the keep/reroll layers
+        for r in range(R):
+            for j in range(sb):
+                A[full0 + r, j] = W[NR - 1, r, j]
+        for layer in range(1, rerolls + 1):
+            for s in range(n - 1, -1, -1):
+                for k in range(size_start[s], size_start[s + 1]):
+                    a = adds[k, 0]
+                    for j in range(sb):
+                        acc[j] = A[a, j]
+                    for f in range(1, faces):
+                        a = adds[k, f]
+                        for j in range(sb):
+                            acc[j] += A[a, j]
+                    for j in range(sb):
+                        A[k, j] = acc[j] * inv
+            if stop:
+                for r in range(R):
+                    for j in range(sb):
+                        A[full0 + r, j] = W[NR - 1 - layer, r, j]
+            for j in range(sb):
+                A[K, j] = neg
+            for s in range(1, n + 1):
+                for k in range(size_start[s], size_start[s + 1]):
+                    for c in range(C):
+                        m = removes[k, c]
+                        for j in range(sb):
+                            x = A[m, j]
+                            y = A[k, j]
+                            A[k, j] = x if x > y else y
+        for j in range(sb):
+            acc[j] = 0.0
+        for r in range(R):
+            p = p_all[r]
+            for j in range(sb):
+                acc[j] += p * A[full0 + r, j]
+        for j in range(sb):
+            out[lo + j] = acc[j]
+    return status
+
+
+_COMPILED = None
+
+
+def numba_cache_dir():
+    """Where numba keeps compiled code: `<rulebook cache>/numba` (None if it cannot be written)."""
+    from .solver import cache_dir
+    path = cache_dir() / "numba"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError:
+        return None
+    return path
+
+
+def compiled():
+    """The numba kernel (compiled on first use, or loaded from the cache); None if numpy is chosen or numba is missing."""
+    global _COMPILED
+    if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
+        return None
+    if _COMPILED is None:
+        try:
+            import numba
+        except ImportError:
+            _COMPILED = False
+            return None
+        where = numba_cache_dir()
+        before = numba.config.CACHE_DIR
+        if where is not None:  # never numba's default (beside the installed source); read when decorating
+            numba.config.CACHE_DIR = str(where)
+        i64, f64, b1 = numba.int64, numba.float64, numba.boolean
+        a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
+        signature = i64(f64[::1], a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1],
+                        a1, a1, a1, a1, a2, f64[:, ::1], a2, a2, a1, f64[::1], i64, i64, b1, f64[::1])
+        try:
+            _COMPILED = numba.njit(signature, cache=where is not None, nogil=True, error_model="numpy")(_solve_states)
+        finally:
+            numba.config.CACHE_DIR = before
+    return _COMPILED or None
+
+
+def name() -> str:
+    """Which implementation `solve_states` uses: 'numba' or 'numpy'."""
+    return "numba" if compiled() is not None else "numpy"
+
+
+def solve_states(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out: np.ndarray,
+                 use: str | None = None) -> int:
+    """Write each state's expected final score into `out`; a status (NO_BOX | NAN_READ bits, 0 if all is well).
+
+    `use`: 'numba' or 'numpy' (default: numba when available, unless RULEBOOK_KERNEL=numpy)."""
+    kernel = compiled() if use in (None, "numba") else None
+    if use == "numba" and kernel is None:
+        raise RuntimeError("the numba kernel is not available")
+    if kernel is None:
+        return _solve_states_numpy(V, w, t, batch, out)
+    V = V if type(V) is np.ndarray else np.asarray(V).view(np.ndarray)
+    return int(kernel(V, batch.base, batch.tfeat, batch.gkey, w.slot_box, w.padd, w.pconst, w.movt, w.tlim, w.tradix,
+                      w.row, w.gain, w.bq_box, w.bq_roll, w.bq_off, w.bq_key, w.bsel, w.bgain, t.adds, t.removes, t.size_start,
+                      t.p_all, t.faces, t.rerolls, t.stop, out))

@@ -1,0 +1,173 @@
+"""A `solver.Space` as the arrays of `kernel.solve_states`.
+
+Once per space: every (box, points) slot, which slot each (roll number, box, roll) writes and its
+points + write bonus, and for the few rolls whose write depends on the sheet (their trees branch on
+atoms such as `filled(x)`), a row per combination of the atoms they read. Per batch of states: the
+next sheet's index per box (without the tracked totals the box moves), the tracked totals, and the
+combination of atoms of each sheet-dependent roll.
+"""
+from __future__ import annotations
+
+import math
+from itertools import product
+
+import numpy as np
+
+from .kernel import Batch, TurnArrays, WriteArrays, turn_arrays
+
+MAX_GROUPS = 1 << 20  # rows of the sheet-dependent write table; a model needing more uses the plain numpy path
+
+
+class Unsupported(Exception):
+    """The space cannot be laid out as kernel arrays (the plain numpy path solves it)."""
+
+
+class KernelPlan:
+    """The kernel arrays of one space."""
+
+    def __init__(self, space):
+        from .solver import _walk
+        self.space = space
+        if len(space.boxes) != len(space.model.boxes):
+            raise Unsupported("a part of the sheet (its write rule is relaxed)")
+        boxes, feats = space.boxes, space.feats
+        B = len(boxes)
+        self.slot_of: list[dict[int, int]] = []
+        slot_box, padd, pconst = [], [], []
+        for bi, b in enumerate(boxes):
+            slots = {}
+            for p in space.possible_points[b]:
+                slots[p] = len(slot_box)
+                slot_box.append(bi)
+                padd.append(max(int(p), 0))
+                pconst.append(sum(int(ft.holds(p)) * space.radix[i] for i, ft in space.moving[b] if ft.kind != "total"))
+            self.slot_of.append(slots)
+        self.totals = [i for i, f in enumerate(feats) if f.kind == "total"]
+        movt = np.zeros((B, len(self.totals)), dtype=np.bool_)
+        for bi, b in enumerate(boxes):
+            moved = {i for i, _ in space.moving[b]}
+            for k, i in enumerate(self.totals):
+                movt[bi, k] = i in moved
+        R = len(space.tt.rolls)
+        rns = space.roll_numbers
+        row = np.full((len(rns), B, R), -1, dtype=np.int64)
+        gain = np.zeros((len(rns), B, R))
+        branching: dict[tuple[int, int], None] = {}
+        for q, rn in enumerate(rns):
+            points, legal, bonus, plain = space.trees[rn]
+            for bi, b in enumerate(boxes):
+                pr = plain[b]
+                for r, g in zip(pr.rows.tolist(), pr.gain.tolist()):
+                    row[q, bi, r] = self.slot_of[bi][points[b][r].value]
+                    gain[q, bi, r] = g
+                row[q, bi, pr.refused] = -1
+                for r in pr.branching:
+                    branching[(bi, r)] = None
+        # sheet-dependent rolls: one row per combination of the atoms their trees read
+        self.queries: list[tuple[int, int, list[tuple], list[list]]] = []
+        bq_box, bq_roll, bq_off, bq_key = [], [], [], []
+        key_of: dict[tuple, tuple[int, list, list]] = {}  # rolls that read the same atoms share their group numbers
+        sel, gains = [], []
+        offset = 0
+        for bi, r in branching:
+            b = boxes[bi]
+            trees = [(space.trees[rn][0][b][r], space.trees[rn][1][b][r], space.trees[rn][2][b][r]) for rn in rns]
+            atoms = sorted({a for pts, leg, bon in trees for t in (pts, leg, *bon) for a in _atoms(t)}, key=repr)
+            domains = [space.explorer.domain(a) for a in atoms]
+            groups = math.prod(len(d) for d in domains)
+            if offset + groups > MAX_GROUPS:
+                raise Unsupported("too many combinations of sheet atoms")
+            s_rows = np.full((len(rns), groups), -1, dtype=np.int64)
+            g_rows = np.zeros((len(rns), groups))
+            for q, rn in enumerate(rns):
+                if r not in space.trees[rn][3][b].branching:
+                    continue  # plain at this roll number: `row` has it
+                pts, leg, bon = trees[q]
+                for key, combo in enumerate(product(*domains)):
+                    values = dict(zip(atoms, combo))
+                    if not _walk(leg, values.__getitem__):
+                        continue
+                    p = _walk(pts, values.__getitem__)
+                    s_rows[q, key] = self.slot_of[bi][p]
+                    g_rows[q, key] = p + sum(_walk(t, values.__getitem__) for t in bon)
+            self.queries.append((bi, r, atoms, domains))
+            key_of.setdefault(tuple(atoms), (len(key_of), atoms, domains))
+            bq_key.append(key_of[tuple(atoms)][0])
+            bq_box.append(bi)
+            bq_roll.append(r)
+            bq_off.append(offset)
+            sel.append(s_rows)
+            gains.append(g_rows)
+            offset += groups
+        i64 = np.int64
+        self.write = WriteArrays(
+            slot_box=np.array(slot_box, dtype=i64), padd=np.array(padd, dtype=i64), pconst=np.array(pconst, dtype=i64),
+            movt=movt, tlim=np.array([feats[i].limit for i in self.totals], dtype=i64),
+            tradix=np.array([space.radix[i] for i in self.totals], dtype=i64), row=row, gain=gain,
+            bq_box=np.array(bq_box, dtype=i64), bq_roll=np.array(bq_roll, dtype=i64), bq_off=np.array(bq_off, dtype=i64),
+            bq_key=np.array(bq_key, dtype=i64),
+            bsel=np.ascontiguousarray(np.concatenate(sel, axis=1) if sel else np.zeros((len(rns), 1), dtype=i64)),
+            bgain=np.ascontiguousarray(np.concatenate(gains, axis=1) if gains else np.zeros((len(rns), 1))))
+        self.keys = [(atoms, domains) for _, atoms, domains in key_of.values()]
+        self.turn: TurnArrays = turn_arrays(space.tt, space.rerolls, space.roll_dependent and space.can_stop)
+        self.bits = np.array([space.bit[b] for b in boxes], dtype=i64)
+        self.moving_cols = [[i for i, _ in space.moving[b]] for b in boxes]
+
+    def batch(self, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None = None) -> Batch:
+        """The per-state arrays of a batch (`idx`: the states' own table indices, if known)."""
+        space = self.space
+        if idx is None:
+            idx = space.index(masks, feats)
+        S = len(masks)
+        base = np.empty((len(self.bits), S), dtype=np.int64)
+        for bi, bit in enumerate(self.bits.tolist()):
+            row = idx + bit * space.F
+            for i in self.moving_cols[bi]:
+                row = row - feats[:, i] * space.radix[i]
+            base[bi] = np.where(masks & bit, -1, row)
+        tfeat = np.ascontiguousarray(feats[:, self.totals].T, dtype=np.int64).reshape(len(self.totals), S)
+        gkey = np.zeros((len(self.keys), S), dtype=np.int64)
+        if self.keys:
+            atoms = space.atoms(masks, feats)
+            codes: dict[tuple, np.ndarray] = {}
+            for x, (names, domains) in enumerate(self.keys):
+                key = np.zeros(S, dtype=np.int64)
+                for a, dom in zip(names, domains):
+                    if a not in codes:
+                        codes[a] = _code(np.broadcast_to(atoms(a), (S,)), dom)
+                    key = key * len(dom) + codes[a]
+                gkey[x] = key
+        return Batch(base, tfeat, gkey)
+
+
+def _code(values: np.ndarray, domain: list) -> np.ndarray:
+    """The position of each value in its atom's domain."""
+    dom = np.asarray(domain)
+    if dom.dtype == np.bool_:
+        return values.astype(np.int64)
+    order = np.argsort(dom, kind="stable")
+    pos = np.searchsorted(dom[order], values)
+    return order[np.minimum(pos, len(dom) - 1)].astype(np.int64)
+
+
+def _atoms(tree) -> set:
+    out = set()
+    stack = [tree]
+    while stack:
+        t = stack.pop()
+        if not t.leaf:
+            out.add(t.atom)
+            stack.extend(t.branches.values())
+    return out
+
+
+def plan(space) -> KernelPlan | None:
+    """The kernel plan of a space, built once (None if the space cannot be laid out as arrays)."""
+    found = space.__dict__.get("_kernel_plan", ...)
+    if found is ...:
+        try:
+            found = KernelPlan(space)
+        except Unsupported:
+            found = None
+        space.__dict__["_kernel_plan"] = found
+    return found
