@@ -123,8 +123,11 @@ def _solve_states_numpy(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Bat
         for b in range(B):
             if not any_open[b]:
                 continue
-            rows = np.flatnonzero(w.row[q, b] >= 0)
-            Wq[rows] = np.fmax(Wq[rows], w.gain[q, b, rows][:, None] + fut[w.row[q, b, rows]])
+            tmp = np.empty(S)
+            for r, d, g in zip(range(R), w.row[q, b].tolist(), w.gain[q, b].tolist()):
+                if d >= 0:
+                    np.add(fut[d], g, out=tmp)
+                    np.fmax(Wq[r], tmp, out=Wq[r])
         for x in range(len(w.bq_box)):
             b, r = w.bq_box[x], w.bq_roll[x]
             if not any_open[b]:

@@ -1,0 +1,100 @@
+"""The solver's kernel: compiled (numba) and numpy give the same numbers bit for bit, both agree with
+the box-by-box path, and numba's compiled code is cached in rulebook's cache directory only."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import kernel, kernelplan, load_model
+from rulebook.interpreter.induction import _solve_chunk_by_box
+from rulebook.interpreter.solver import Space, solve
+
+numba = pytest.importorskip("numba")
+
+CASES = [("yahtzee", {}), ("yatzy", {}), ("generala", {"served_generala_wins": "false"}),
+         ("maxi_yatzy", {})]
+
+
+def _sample(space: Space, k: int, count: int, seed: int = 1):
+    masks, feats = space.level(k) if space.level_counts()[k] <= 200_000 else space.sample(k, count, seed)
+    pick = np.random.default_rng(seed).choice(len(masks), size=min(count, len(masks)), replace=False)
+    return masks[np.sort(pick)], feats[np.sort(pick)]
+
+
+@pytest.mark.parametrize("name,options", CASES, ids=[c[0] for c in CASES])
+def test_numba_and_numpy_are_bitwise_equal_and_match_the_box_by_box_path(name, options):
+    model = load_model(name, options)
+    space = Space(model)
+    plan = kernelplan.plan(space)
+    assert plan is not None
+    # a table of fuller sheets with distinct, irregular values (ties would hide a wrong max)
+    V = np.random.default_rng(7).random(space.entries) * 300
+    for k in (space.n - 1, space.n // 2, 1):
+        masks, feats = _sample(space, k, 150 if name == "maxi_yatzy" else 400)
+        batch = plan.batch(masks, feats)
+        fast, slow = np.empty(len(masks)), np.empty(len(masks))
+        assert kernel.solve_states(V, plan.write, plan.turn, batch, fast, use="numba") == 0
+        assert kernel.solve_states(V, plan.write, plan.turn, batch, slow, use="numpy") == 0
+        assert np.array_equal(fast, slow), np.abs(fast - slow).max()
+        by_box = _solve_chunk_by_box(space, V, masks, feats, None)
+        assert np.allclose(fast, by_box, rtol=0, atol=1e-9), np.abs(fast - by_box).max()
+        assert np.all(np.isfinite(fast)) and fast.min() > 0
+
+
+def test_sheet_dependent_writes_are_laid_out_per_combination_of_atoms():
+    """Yahtzee's Joker rule: a Yahtzee roll's write into another box depends on the sheet."""
+    plan = kernelplan.plan(Space(load_model("yahtzee", {})))
+    assert len(plan.write.bq_box) == 13 * 6  # every box, the six Yahtzee rolls
+    assert len(plan.keys) < len(plan.write.bq_box)  # rolls reading the same atoms share their groups
+    assert (plan.write.bsel >= -1).all() and plan.write.bsel.max() < len(plan.write.slot_box)
+
+
+def test_a_part_of_the_sheet_uses_the_box_by_box_path():
+    model = load_model("yahtzee", {})
+    assert kernelplan.plan(Space(model, list(model.boxes)[:6])) is None
+
+
+def test_the_whole_solve_is_the_same_with_either_kernel(monkeypatch):
+    model = load_model("yacht", {})
+    monkeypatch.setenv("RULEBOOK_KERNEL", "numpy")
+    slow = solve(model)
+    monkeypatch.delenv("RULEBOOK_KERNEL")
+    assert kernel.name() == "numba"
+    fast = solve(model)
+    assert np.array_equal(np.asarray(fast.values), np.asarray(slow.values), equal_nan=True)
+    assert fast.expected_score == pytest.approx(166.955068, abs=1e-6)
+
+
+def test_numba_caches_in_the_rulebook_cache_and_never_beside_the_package(tmp_path):
+    package = Path(kernel.__file__).parent
+    before = {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")}
+    code = ("from rulebook.interpreter import kernel; assert kernel.name() == 'numba'; "
+            "import numba; assert not numba.config.CACHE_DIR or 'rulebook' in numba.config.CACHE_DIR")
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("RULEBOOK_KERNEL", None)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600)
+    cached = list((tmp_path / "cache" / "numba").rglob("*.nbi"))
+    assert cached, "the compiled kernel was not cached in <cache>/numba"
+    assert {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
+
+
+def test_an_unwritable_cache_compiles_without_caching(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if os.access(ro, os.W_OK):
+        pytest.skip("running as a user who can write anywhere")
+    package = Path(kernel.__file__).parent
+    before = {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")}
+    env = {**os.environ, "RULEBOOK_CACHE": str(ro)}
+    env.pop("RULEBOOK_KERNEL", None)
+    code = "from rulebook.interpreter import kernel; print(kernel.name(), kernel.numba_cache_dir())"
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600, capture_output=True, text=True)
+    assert out.stdout.split() == ["numba", "None"]
+    assert {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
