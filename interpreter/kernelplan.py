@@ -28,7 +28,7 @@ class KernelPlan:
     def __init__(self, space):
         from .solver import _walk
         self.space = space
-        if len(space.boxes) != len(space.model.boxes):
+        if any(kind == "filled" for kind, _ in space.outside):
             raise Unsupported("a part of the sheet (its write rule is relaxed)")
         boxes, feats = space.boxes, space.feats
         B = len(boxes)
@@ -89,7 +89,7 @@ class KernelPlan:
                         continue
                     p = _walk(pts, values.__getitem__)
                     s_rows[q, key] = self.slot_of[bi][p]
-                    g_rows[q, key] = p + sum(_walk(t, values.__getitem__) for t in bon)
+                    g_rows[q, key] = space.mult[b] * (p + sum(_walk(t, values.__getitem__) for t in bon))
             self.queries.append((bi, r, atoms, domains))
             key_of.setdefault(tuple(atoms), (len(key_of), atoms, domains))
             bq_key.append(key_of[tuple(atoms)][0])
@@ -110,21 +110,23 @@ class KernelPlan:
             bgain=np.ascontiguousarray(np.concatenate(gains, axis=1) if gains else np.zeros((len(rns), 1))))
         self.keys = [(atoms, domains) for _, atoms, domains in key_of.values()]
         self.turn: TurnArrays = turn_arrays(space.tt, space.rerolls, space.roll_dependent and space.can_stop)
-        self.bits = np.array([space.bit[b] for b in boxes], dtype=i64)
+        self.places = np.array([space.place[b] for b in boxes], dtype=i64)
         self.moving_cols = [[i for i, _ in space.moving[b]] for b in boxes]
 
     def batch(self, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None = None) -> Batch:
-        """The per-state arrays of a batch (`idx`: the states' own table indices, if known)."""
+        """The per-state arrays of a batch (`idx`: the states' own table indices, if known).
+
+        `masks` are the space's fill codes: writing unit u adds `place[u]`; `writable` says where it may."""
         space = self.space
         if idx is None:
             idx = space.index(masks, feats)
         S = len(masks)
-        base = np.empty((len(self.bits), S), dtype=np.int64)
-        for bi, bit in enumerate(self.bits.tolist()):
-            row = idx + bit * space.F
+        base = np.empty((len(self.places), S), dtype=np.int64)
+        for bi, (b, place) in enumerate(zip(space.boxes, self.places.tolist())):
+            row = idx + place * space.F  # one more entry written in this unit
             for i in self.moving_cols[bi]:
                 row = row - feats[:, i] * space.radix[i]
-            base[bi] = np.where(masks & bit, -1, row)
+            base[bi] = np.where(space.writable(masks, b), row, -1)
         tfeat = np.ascontiguousarray(feats[:, self.totals].T, dtype=np.int64).reshape(len(self.totals), S)
         gkey = np.zeros((len(self.keys), S), dtype=np.int64)
         if self.keys:
