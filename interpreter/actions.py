@@ -44,7 +44,17 @@ class Write:
         return f"write {self.box}"
 
 
-Action = Roll | Keep | Stop | Write
+@dataclass(frozen=True)
+class Announce:
+    """Announce the box (write target) this turn's write must go into; None: announce nothing."""
+
+    box: str | None
+
+    def __str__(self) -> str:
+        return f"announce {self.box}" if self.box is not None else "announce none"
+
+
+Action = Roll | Keep | Stop | Write | Announce
 
 
 def parse_action(text: str) -> Action:
@@ -58,6 +68,8 @@ def parse_action(text: str) -> Action:
             return Stop()
         if verb == "write" and len(rest) == 1:
             return Write(rest[0])
+        if verb == "announce" and len(rest) == 1:
+            return Announce(None if rest[0].lower() == "none" else rest[0])
         if verb == "keep":
             if rest in (["none"], []):
                 return Keep(())
@@ -67,4 +79,4 @@ def parse_action(text: str) -> Action:
     except ValueError:
         pass
     raise IllegalActionError("cannot read the move '{move}'",
-                             hint="moves look like 'keep 2 2 4', 'keep none', 'stop' or 'write BOX'", move=text.strip())
+                             hint="moves look like 'keep 2 2 4', 'keep none', 'stop', 'announce BOX' or 'write BOX'", move=text.strip())

@@ -310,6 +310,11 @@ class _Builder:
         if end_if is not None and not end_if.deps and end_if(Context()) is False:
             end_if = None  # the chosen options rule an early end out: the game runs its full course
         columns = self._columns()
+        if not any(s.kind == "announce" for s in flow.walk()):
+            for c, node in zip(columns, self.data.get("columns", [])):
+                if c.order == "announced":
+                    self.fail(f"column '{c.id}' is filled by announcement, but the turn has no announce step",
+                              node.value_pos["order"])
         targets = self._targets(boxes, columns)
         ranking = self._ranking()
         if self.errors:
@@ -544,11 +549,19 @@ class _Builder:
             self.fail(f"only a repeat step has 'times' (this is a {kind} step)", node.key_pos["times"])
         if kind not in ("repeat", "each_player") and "steps" in node:
             self.fail(f"a {kind} step cannot contain steps", node.key_pos["steps"])
-        allowed = None
+        allowed = condition = None
         if kind == "write" and "allowed" in node:
             allowed = self._compile(node["allowed"], "bool", ALL_DEPS, "a write rule", node.value_pos["allowed"])
-        for key, owner in (("dice", "roll"), ("can_stop", "keep"), ("allowed", "write"), ("rule", "write")):
-            if key in node and kind != owner:
+        if kind == "keep" and "allowed" in node:  # cached per (roll, dice set aside): it reads nothing else
+            allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, "a keep rule", node.value_pos["allowed"])
+        if kind == "repeat" and "while" in node:
+            condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce"}, "a while condition",
+                                      node.value_pos["while"])
+        for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
+                            ("rule", ("write", "keep")), ("locked", ("keep",)), ("while", ("repeat",)),
+                            ("optional", ("announce",))):
+            if key in node and kind not in owners:
+                owner = " or ".join(owners)
                 self.fail(f"'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key])
         children = tuple(self._step(s, where + ["steps", i]) for i, s in enumerate(node.get("steps", [])))
         if "otherwise" in node and kind != "write":
@@ -557,7 +570,9 @@ class _Builder:
                     str(node["dice"]) if "dice" in node else None, bool(node.get("can_stop", False)),
                     allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos,
                     str(node["otherwise"]) if "otherwise" in node else None,
-                    node.value_pos.get("times") if kind == "repeat" else None)
+                    node.value_pos.get("times") if kind == "repeat" else None,
+                    bool(node.get("locked", False)) and kind == "keep", condition,
+                    bool(node.get("optional", False)) and kind == "announce")
 
     def _check_flow(self, flow: Step) -> None:
         kinds = [s.kind for s in flow.walk()]
@@ -573,6 +588,10 @@ class _Builder:
             if step.dice == "unkept" and not rolled:
                 self.fail(f"step '{step.id}' rolls the unkept dice before any dice were rolled", step.pos)
             return True
+        if step.kind == "announce":
+            if not inside_player:
+                self.fail(f"step '{step.id}' is a player's decision outside the each_player step", step.pos)
+            return rolled
         if step.kind in ("keep", "write"):
             if not inside_player:
                 self.fail(f"step '{step.id}' is a player's decision outside the each_player step", step.pos)

@@ -107,17 +107,20 @@ class Step:
     """A node of the phase tree. Containers (repeat, each_player) have `steps`."""
 
     id: str
-    kind: str  # repeat each_player roll keep write
+    kind: str  # repeat each_player roll keep announce write
     name: Text
     steps: tuple["Step", ...] = ()
     times: int | None = None
     dice: str | None = None  # roll: 'all' or 'unkept'
     can_stop: bool = False
-    allowed: Compiled | None = None
-    rule: Text | None = None
+    allowed: Compiled | None = None  # write: may `target` take the dice; keep: may `kept` be kept
+    rule: Text | None = None  # write, keep: the restriction in words
     pos: Pos | None = None
     otherwise: str | None = None  # write: what happens when no box may take the dice ('scratch')
     times_pos: Pos | None = None  # repeat: where `times` is written
+    locked: bool = False  # keep: the dice kept here stay aside for the rest of the turn
+    condition: Compiled | None = None  # repeat: `while:`, another pass only while it holds
+    optional: bool = False  # announce: the player may also announce nothing
 
     def walk(self):
         """This step and every step below it, depth first."""

@@ -116,13 +116,21 @@ class Scorer:
             return _view(sheet)
         return CellView(sheet, self._cells[column], self._rows)
 
-    def order_allows(self, target: str, sheet: Sheet) -> bool:
+    def needs_announcement(self, target: str) -> bool:
+        """Whether the target's column is filled by announcement only (order `announced`)."""
+        column = self.targets[target].column
+        return column is not None and self.columns[column].order == "announced"
+
+    def order_allows(self, target: str, sheet: Sheet, announced: str | None = None) -> bool:
         """Whether the fill order of the target's column lets it be written now (free: always;
-        down: it is the column's first open box from the top; up: from the bottom)."""
+        down: it is the column's first open box from the top; up: from the bottom; announced: it
+        is the target announced this turn)."""
         t = self.targets[target]
         column = self.columns.get(t.column) if t.column else None
         if column is None or column.order == "free":
             return True
+        if column.order == "announced":
+            return target == announced
         open_ = [c for c in self._column_targets[column.id] if c.cells[-1] not in sheet]
         if not open_:
             return False
@@ -158,9 +166,16 @@ class Scorer:
         """Every box the dice may be written into now, with what it would score."""
         return [c for c, _ in self.write_map(dice, sheet, roll_number, step).values()]
 
-    def write_map(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> dict[str, Option]:
-        """Box → option, for every box the dice may be written into now, in sheet order."""
+    def write_map(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None,
+                  announced: str | None = None) -> dict[str, Option]:
+        """Box → option, for every box the dice may be written into now, in sheet order. With a
+        target `announced` this turn, only that target (if the rules let it take the dice)."""
         static, plan = self.write_plan(dice, sheet, roll_number, step)
+        if announced is not None:
+            found = self.write_map(dice, sheet, roll_number, step) if not self.columns else \
+                self._cell_write_map(dice, sheet, roll_number, step, {announced: plan[announced]} if announced in plan else {},
+                                     announced)
+            return {announced: found[announced]} if announced in found else {}
         if not self.simple:
             return self._cell_write_map(dice, sheet, roll_number, step, plan)
         if static:  # nothing on this roll depends on the sheet
@@ -181,12 +196,12 @@ class Scorer:
             out[box_id] = option
         return out
 
-    def _cell_write_map(self, dice, sheet, roll_number, step, plan) -> dict[str, Option]:
+    def _cell_write_map(self, dice, sheet, roll_number, step, plan, announced=None) -> dict[str, Option]:
         """`write_map` on a sheet of cells: targets with a cell left, each seen in its own column."""
         step = step or self._write_step
         out = {}
         for target, option in plan.items():
-            if not self.is_open(target, sheet) or not self.order_allows(target, sheet):
+            if not self.is_open(target, sheet) or not self.order_allows(target, sheet, announced):
                 continue
             if option is _DYNAMIC:
                 option = self._option(self.context(dice, sheet, target, roll_number), target, step)

@@ -116,9 +116,14 @@ def _check_writes(model: Model) -> list[RulebookError]:
 
 def _first_dead_end(scorer, step, sheets, rolls, roll_numbers):
     for only, sheet in sheets:
+        # a box of a column filled by announcement is written after announcing it (the announce step
+        # makes announcing it compulsory when nothing else is open)
+        announced = only if only and scorer.needs_announcement(only) else None
+        if not only and scorer.columns and all(scorer.needs_announcement(t) for t in scorer.targets):
+            continue  # every box needs an announcement: the one-box-open sheets try each
         for rn in roll_numbers:
             for dice in rolls:
-                if not scorer.write_map(dice, sheet, rn, step):
+                if not scorer.write_map(dice, sheet, rn, step, announced):
                     return only, dice
     return None
 

@@ -12,10 +12,11 @@ carries only its position, the dice and the players' sheets.
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import dataclass
 from itertools import accumulate, filterfalse
 from typing import Any, Callable
 
-from .actions import Action, Keep, Roll, Stop, Write
+from .actions import Action, Announce, Keep, Roll, Stop, Write
 from .dice import outcomes, sub_multisets
 from .errors import IllegalActionError, Message, ModelError, SaveFileError, as_message, did_you_mean
 from .model import Model, Step
@@ -24,9 +25,70 @@ from .scoring import Choice, Option, Scorer
 CHANCE = -1
 TERMINAL = -2
 _CONTAINERS = ("repeat", "each_player")
-_START, _LEAF, _LOOP, _TURNS, _END = range(5)  # the instructions of a compiled phase tree
-_ROLL, _KEEP, _WRITE = range(3)  # the kinds of leaf step
-_KINDS = {"roll": _ROLL, "keep": _KEEP, "write": _WRITE}
+_ROLL, _KEEP, _WRITE, _ANNOUNCE = range(4)  # the kinds of leaf step
+_KINDS = {"roll": _ROLL, "keep": _KEEP, "write": _WRITE, "announce": _ANNOUNCE}
+
+
+# The instructions of a compiled phase tree (see `_Tables._compile_flow`). The engine dispatches on
+# their class; their fields are read on every move, so they are slotted.
+@dataclass(frozen=True, slots=True, eq=False)
+class Leaf:
+    """A roll, keep, write or announce step: where a state waits for an action."""
+
+    step: Step
+    kind: int  # _ROLL, _KEEP, _WRITE or _ANNOUNCE
+    pc: int  # where it is in the program
+    after: int  # the instruction after it
+    stop: tuple[int, tuple[int, ...]]  # (where stopping here goes on, the counters stopping resets)
+    all_dice: bool  # a roll of all dice (not only the unkept ones)
+    can_stop: bool  # a keep that may stop rolling
+    next_leaf: "Leaf | None"  # the roll or keep leaf right after it, if the next instruction is one
+    roll_all: tuple | None  # for a roll of all dice: (valid faces, draw table)
+    plans: dict | None  # a write's plans by dice (Scorer.plans_for), where they do not depend on the roll number
+    ends_repeat: bool  # followed by the end of a repeat whose body begins with a roll or keep
+    ruled: bool  # a keep whose dice are limited by a rule (`allowed:`) or stay aside (`locked`)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Start:
+    """An each_player begins: the first player's turn."""
+
+    leaf: Leaf | None  # the leaf right after it (saving a pass through `_run`), if there is one
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Turns:
+    """The end of an each_player: the next player's turn."""
+
+    slot: int  # its pass counter
+    body: int  # the first instruction of its body
+    leaf: Leaf | None  # the leaf a new pass lands on, if it lands on one
+    turn_start: bool  # a new pass begins a turn (via a Start)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Loop:
+    """The end of a repeat: another pass, if one is left."""
+
+    slot: int
+    times: int
+    body: int
+    leaf: Leaf | None
+    turn_start: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class While:
+    """The beginning of a repeat with a `while:` condition: its passes end when it is false."""
+
+    condition: Any  # Compiled (reads the dice, the sheet, the roll number, the announcement)
+    slot: int  # the repeat's pass counter (reset when it ends)
+    exit: int  # the instruction after the repeat
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class End:
+    """The end of the game."""
 
 
 class Frame:
@@ -55,6 +117,10 @@ class _Tables:
         self._keeps: dict[tuple[int, ...], tuple] = {}
         self._chance: dict[int, tuple] = {}
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
+        self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
+        # an announce step: writes follow the announcement, so they are never planned ahead
+        self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
+            c.order == "announced" for c in model.columns)
         # the sorted faces a roll of m dice may show, for m = 0 … n
         self.valid = [self.chance(m)[3] for m in range(model.n_dice + 1)]
         # drawing a roll with k dice kept: (cumulative weights, outcomes, total weight), for k = 0 … n
@@ -63,35 +129,33 @@ class _Tables:
         self._compile_flow(model.flow)
 
     def _compile_flow(self, root: Step) -> None:
-        """The phase tree as a flat program of tuples, one pass counter per container.
+        """The phase tree as a flat program of instructions (`Leaf`, `Start`, `Turns`, `Loop`,
+        `While`, `End`), one pass counter per container.
 
-          (_LEAF, step, kind, pc, pc after it, (pc after stopping there, counters that stopping
-           resets), rolls all dice?, can stop?, next leaf, (valid faces, draw table) if it rolls all
-           dice, a write's plans by dice (Scorer.plans_for) if they do not depend on the roll number,
-           followed by a repeat's end whose body begins with a roll or keep?)
-          (_START, leaf)                                 an each_player begins: the first player's turn
-          (_TURNS, slot, first pc of the body, leaf, starts a turn?)   the end of an each_player: the next turn
-          (_LOOP, slot, times, first pc of the body, leaf, starts a turn?)   the end of a repeat: another pass
-          (_END,)
-        A container's counter is 0 outside it: loops reset theirs when they end, and stopping resets
-        those it leaves. Stopping at a keep leaves the innermost repeat around it (or ends the game if
-        there is none). `leaf` and `next leaf` are the roll or keep LEAF a jump lands on, if it lands on
-        one (saving a step; for a jump onto a START, the leaf after it, the START done on the way).
-        A position is a LEAF plus the counters; `paths[pc]` gives it as the
-        (container, child index) frames from the root down to the leaf at pc.
+        An each_player is a `Start`, its body and a `Turns`; a repeat is its body (after a `While`
+        if it has a condition) and a `Loop`. A container's counter is 0 outside it: loops reset theirs
+        when they end, and stopping resets those it leaves. Stopping at a keep leaves the innermost
+        repeat around it (or ends the game if there is none). `leaf` and `next_leaf` are the roll or
+        keep `Leaf` a jump lands on, if it lands on one (saving a step; for a jump onto a `Start`, the
+        leaf after it, the `Start` done on the way). A position is a `Leaf` plus the counters;
+        `paths[pc]` gives it as the (container, child index) frames from the root down to the leaf at pc.
         """
-        program: list[list] = []
+        program: list[list] = []  # [class, fields…] until every instruction is known
         self.slots: dict[str, int] = {}
         self.leaf_pc: dict[str, int] = {}
         self.paths: dict[int, tuple[tuple[Step, int], ...]] = {}
         loop_end: dict[str, int] = {}
+        whiles: list[tuple[int, Step]] = []
 
         def emit(container: Step, path: tuple) -> None:
             slot = self.slots[container.id] = len(self.slots)
             each = container.kind == "each_player"
             if each:
-                program.append([_START])
+                program.append([Start])
             body = len(program)
+            if container.kind == "repeat" and container.condition is not None:
+                whiles.append((body, container))
+                program.append([While])
             for i, child in enumerate(container.steps):
                 here = path + ((container, i),)
                 if child.kind in _CONTAINERS:
@@ -99,15 +163,16 @@ class _Tables:
                 else:
                     pc = self.leaf_pc[child.id] = len(program)
                     self.paths[pc] = here
-                    program.append([_LEAF, child, _KINDS[child.kind], pc, pc + 1, None, child.dice == "all",
-                                    bool(child.can_stop)])
+                    ruled = child.kind == "keep" and (child.allowed is not None or child.locked)
+                    program.append([Leaf, child, _KINDS[child.kind], pc, pc + 1, None, child.dice == "all",
+                                    bool(child.can_stop), ruled])
             loop_end[container.id] = len(program)
-            program.append([_TURNS, slot, body] if each else [_LOOP, slot, container.times, body])
+            program.append([Turns, slot, body] if each else [Loop, slot, container.times, body])
 
         if root.steps:
             emit(root, ())
         self.end = len(program)
-        program.append([_END])
+        program.append([End])
         for pc, path in self.paths.items():
             inner = max((d for d, (c, _) in enumerate(path) if c.kind == "repeat"), default=None)
             if inner is None:
@@ -116,32 +181,38 @@ class _Tables:
                 program[pc][5] = (loop_end[path[inner][0].id] + 1, tuple(self.slots[c.id] for c, _ in path[inner:]))
         final: list = [None] * len(program)
         # repeats whose body begins with a roll or keep: another pass needs no trip through _run
-        repeat_ends = {pc for pc, op in enumerate(program) if op[0] == _LOOP
-                       and program[op[3]][0] == _LEAF and program[op[3]][2] != _WRITE}
+        repeat_ends = {pc for pc, op in enumerate(program) if op[0] is Loop
+                       and program[op[3]][0] is Leaf and program[op[3]][2] in (_ROLL, _KEEP)}
 
         def leaf_at(pc: int):
-            return final[pc] if program[pc][0] == _LEAF and program[pc][2] != _WRITE else None
+            return final[pc] if program[pc][0] is Leaf and program[pc][2] in (_ROLL, _KEEP) else None
 
         n = self.model.n_dice
         for pc in range(len(program) - 1, -1, -1):
-            if program[pc][0] == _LEAF:
-                all_dice = (self.valid[n], self.draw[0]) if program[pc][6] and program[pc][2] == _ROLL else None
+            op = program[pc]
+            if op[0] is Leaf:
+                _, step, kind, _, after, stop, all_dice, can_stop, ruled = op
+                roll_all = (self.valid[n], self.draw[0]) if all_dice and kind == _ROLL else None
                 plans = None  # a write's plans, where the roll number does not matter
-                if program[pc][2] == _WRITE and not self.scorer._turn_matters and self.scorer.simple:
-                    plans = self.scorer.plans_for(program[pc][1])
-                final[pc] = tuple(program[pc]) + (leaf_at(pc + 1), all_dice, plans, pc + 1 in repeat_ends)
+                if kind == _WRITE and not self.scorer._turn_matters and self.scorer.simple and not self.announces:
+                    plans = self.scorer.plans_for(step)
+                final[pc] = Leaf(step, kind, pc, after, stop, all_dice, can_stop, leaf_at(pc + 1), roll_all, plans,
+                                 pc + 1 in repeat_ends, ruled)
         for pc, op in enumerate(program):
-            if op[0] == _START:
-                final[pc] = (_START, leaf_at(pc + 1))
-            elif op[0] in (_LOOP, _TURNS):
+            cls = op[0]
+            if cls is Start:
+                final[pc] = Start(leaf_at(pc + 1))
+            elif cls in (Loop, Turns):
                 body = op[-1]
-                if program[body][0] == _START and leaf_at(body + 1) is not None:  # a pass begins a turn
-                    final[pc] = tuple(op) + (leaf_at(body + 1), True)
+                if program[body][0] is Start and leaf_at(body + 1) is not None:  # a pass begins a turn
+                    final[pc] = cls(*op[1:], leaf_at(body + 1), True)
                 else:
-                    final[pc] = tuple(op) + (leaf_at(body), False)
-            elif op[0] == _END:
-                final[pc] = tuple(op)
-        self.program: list[tuple] = final
+                    final[pc] = cls(*op[1:], leaf_at(body), False)
+            elif cls is End:
+                final[pc] = End()
+        for pc, repeat in whiles:
+            final[pc] = While(repeat.condition, self.slots[repeat.id], loop_end[repeat.id] + 1)
+        self.program: list = final
 
     def precompute(self) -> "_Tables":
         """Fill every table now instead of on first use: the keeps of every roll, every roll beside
@@ -154,11 +225,11 @@ class _Tables:
             if len(kept) < n:
                 for rolled in self.valid[n - len(kept)]:
                     self.merged(kept, rolled)
-        if not self.scorer._turn_matters and self.scorer.simple:
+        if not self.scorer._turn_matters and self.scorer.simple and not self.announces:
             for op in self.program:
-                if op[0] == _LEAF and op[2] == _WRITE:
+                if type(op) is Leaf and op.kind == _WRITE:
                     for dice in multisets(n, faces):
-                        self.scorer.write_plan(dice, {}, 1, op[1])
+                        self.scorer.write_plan(dice, {}, 1, op.step)
         return self
 
     def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
@@ -169,6 +240,38 @@ class _Tables:
             keeps = [Keep(k) for k in subs]
             entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
             self._keeps[dice] = entry
+        return entry
+
+    def ruled_keeps(self, step: Step, dice: tuple[int, ...], held: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
+        """`keeps` at a keep step with a rule: only keeps that hold the dice set aside earlier in the
+        turn (`held`, when they stay aside) and that its `allowed:` rule accepts. Stopping stays
+        possible where the step may stop: the rule says which dice may be set aside, not whether
+        the player may write the dice as they are."""
+        key = (step.id, dice, held)
+        entry = self._ruled.get(key)
+        if entry is None:
+            from .dsl.compiler import Context
+            index = self.scorer._index[dice]
+            counts = self.scorer._counts[index]
+            rule = step.allowed
+            held_set = _multiset(held)
+            legal = []
+            for k in self.keeps(dice)[2]:
+                if held and not _contains(_multiset(k), held_set):
+                    continue
+                if rule is not None and not rule(Context(dice, index, counts, kept=k, held=held)):
+                    continue
+                legal.append(k)
+            if not legal and not step.can_stop:
+                raise ModelError("the keep rule of step '{step}' lets the player keep no dice of the roll {dice}",
+                                 rule.text.pos if rule is not None else step.pos,
+                                 "allow at least one keep (keeping none, say) for every roll",
+                                 step=step.id, dice=" ".join(map(str, dice)))
+            subs = sorted(legal, key=lambda k: (len(k), k))
+            keeps = [Keep(k) for k in subs]
+            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
+            if len(self._ruled) < 200_000:  # bounded: (step, roll, held) triples of a model
+                self._ruled[key] = entry
         return entry
 
     def merged(self, kept: tuple[int, ...], faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -219,6 +322,8 @@ class GameState:
         self.player = 0
         self.dice: tuple[int, ...] = ()
         self.kept: tuple[int, ...] = ()
+        self.held: tuple[int, ...] = ()  # dice set aside this turn that stay aside (a keep step with `locked`)
+        self.announced: str | None = None  # the write target announced this turn (an announce step)
         self.roll_number = 0
         self.ended_by: int | None = None  # the player whose write met the model's end_if
         self.last_cell: str | None = None  # the cell the last write filled
@@ -228,7 +333,7 @@ class GameState:
         self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
         self._simple = model.simple_sheet  # the sheet's cells are its boxes
         self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
-        self._op: tuple | None = None  # the LEAF instruction due (None: the game is over)
+        self._op: Leaf | None = None  # the leaf instruction due (None: the game is over)
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
         self._run(0)
@@ -237,24 +342,24 @@ class GameState:
     def step(self) -> Step | None:
         """The leaf step waiting to be done (None when the game is over)."""
         op = self._op
-        return None if op is None else op[1]
+        return None if op is None else op.step
 
     def current_player(self) -> int:
         op = self._op
         if op is None:
             return TERMINAL
-        return CHANCE if op[2] is _ROLL else self.player
+        return CHANCE if op.kind is _ROLL else self.player
 
     def is_terminal(self) -> bool:
         return self._op is None
 
     def is_chance_node(self) -> bool:
         op = self._op
-        return op is not None and op[2] is _ROLL
+        return op is not None and op.kind is _ROLL
 
     def dice_to_roll(self) -> int:
         """How many dice the pending roll throws."""
-        return self.model.n_dice if self._op[6] else self.model.n_dice - len(self.kept)
+        return self.model.n_dice if self._op.all_dice else self.model.n_dice - len(self.kept)
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         """Each possible result of the pending roll with its probability."""
@@ -269,9 +374,9 @@ class GameState:
         outcomes (the distinct sorted results) at `rng.random()` times their total.
         """
         op = self._op
-        if op is None or op[2] is not _ROLL:
+        if op is None or op.kind is not _ROLL:
             raise IllegalActionError("no dice are to be rolled now")
-        all_dice = op[9]
+        all_dice = op.roll_all
         cum, rolls, total = all_dice[1] if all_dice is not None else self._t.draw[len(self.kept)]
         return rolls[bisect_right(cum, rng.random() * total)]
 
@@ -279,10 +384,15 @@ class GameState:
         op = self._op
         if op is None:
             return []
-        kind = op[2]
+        kind = op.kind
         if kind is _KEEP:
-            entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
-            return (entry[0] if op[7] else entry[1])[:]  # a copy: the cached list stays as it is
+            if op.ruled:
+                entry = self._t.ruled_keeps(op.step, self.dice, self.held)
+            else:
+                entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+            return (entry[0] if op.can_stop else entry[1])[:]  # a copy: the cached list stays as it is
+        if kind is _ANNOUNCE:
+            return self._announce_options()
         if kind is _WRITE:
             writes, plan = self._writes, self._plan
             if plan is not None:  # the plan's boxes that are open
@@ -293,7 +403,7 @@ class GameState:
     def write_choices(self) -> list[Choice]:
         """The boxes the current dice may be written into, with their points and bonus."""
         op = self._op
-        if op is None or op[2] is not _WRITE:
+        if op is None or op.kind is not _WRITE:
             return []
         return [c for c, _ in self._write_options().values()]
 
@@ -302,9 +412,9 @@ class GameState:
         op = self._op
         if op is None:
             raise IllegalActionError("the game is over")
-        kind = op[2]
+        kind = op.kind
         if kind is _ROLL:
-            all_dice = op[9]
+            all_dice = op.roll_all
             try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
                 faces = action.faces
                 if all_dice is not None:
@@ -319,34 +429,40 @@ class GameState:
             self.dice = dice
             self.kept = ()
             self.roll_number += 1
-            if op[8] is not None:
-                self._op = op[8]
+            if op.next_leaf is not None:
+                self._op = op.next_leaf
                 return
-            if op[11]:  # the end of a repeat: another pass, if one is left (as _run would do)
-                loop = self._program[op[4]]
+            if op.ends_repeat:  # the end of a repeat: another pass, if one is left (as _run would do)
+                loop = self._program[op.after]
                 counters = self._counters
-                n = counters[loop[1]] + 1
-                if n < loop[2] and not self._full:
-                    counters[loop[1]] = n
-                    self._op = loop[4]
+                n = counters[loop.slot] + 1
+                if n < loop.times and not self._full:
+                    counters[loop.slot] = n
+                    self._op = loop.leaf
                     return
-            self._run(op[4])
+            self._run(op.after)
         elif kind is _KEEP:
             try:
                 keep = action.dice
-                legal = keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
+                entry = (self._t.ruled_keeps(op.step, self.dice, self.held) if op.ruled
+                         else self._keeps.get(self.dice) or self._t.keeps(self.dice))
+                legal = keep in entry[2]
             except (AttributeError, TypeError):
                 legal = False
             if not legal:
                 keep = self._check_keep(op, action)
-            if keep is None or (op[7] and len(keep) == len(self.dice)):  # stop rolling
+            if keep is None or (op.can_stop and len(keep) == len(self.dice)):  # stop rolling
                 self._stop(op)  # keeping every die is stopping
             else:
                 self.kept = keep
-                if op[8] is not None:
-                    self._op = op[8]
+                if op.ruled and op.step.locked:
+                    self.held = keep
+                if op.next_leaf is not None:
+                    self._op = op.next_leaf
                 else:
-                    self._run(op[4])
+                    self._run(op.after)
+        elif kind is _ANNOUNCE:
+            self._apply_announce(op, action)
         else:
             self._apply_write(op, action)
 
@@ -364,7 +480,7 @@ class GameState:
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
         """The dice after a roll given other than as sorted faces (checked: IllegalActionError)."""
         n = self.model.n_dice
-        if op[6]:
+        if op.all_dice:
             return self._check_roll(n, action)
         kept = self.kept
         return self._t.merged(kept, self._check_roll(n - len(kept), action))
@@ -380,9 +496,9 @@ class GameState:
         raise IllegalActionError("a roll of {count} dice with faces 1 to {faces} is due, not '{action}'",
                                  count=m, faces=self.model.faces, action=action)
 
-    def _check_keep(self, op: tuple, action: Action) -> tuple[int, ...] | None:
+    def _check_keep(self, op: Leaf, action: Action) -> tuple[int, ...] | None:
         """The dice to keep (None: stop) for an action that is not a keep of sorted dice; or why it is wrong."""
-        step = op[1]
+        step = op.step
         if type(action) is Stop:
             if not step.can_stop:
                 raise IllegalActionError("you cannot stop at '{step}'", step=step.name)
@@ -397,9 +513,19 @@ class GameState:
         if keep not in self._t.keeps(self.dice)[2]:
             raise IllegalActionError("you cannot keep {keep}: the dice are {dice}",
                                      keep=" ".join(map(str, action.dice)), dice=" ".join(map(str, self.dice)))
+        if op.ruled and keep not in self._t.ruled_keeps(step, self.dice, self.held)[2]:
+            if step.can_stop and len(keep) == len(self.dice):
+                return keep  # keeping every die is stopping
+            shown = " ".join(map(str, keep)) if keep else "none"
+            if self.held and not _contains(_multiset(keep), _multiset(self.held)):
+                raise IllegalActionError("you cannot keep {keep}: the dice {held} were set aside and stay aside",
+                                         keep=shown, held=" ".join(map(str, self.held)))
+            if step.rule:
+                raise IllegalActionError("the rules do not let you keep {keep} now ({rule})", keep=shown, rule=step.rule)
+            raise IllegalActionError("the rules do not let you keep {keep} now", keep=shown)
         return keep
 
-    def _apply_write(self, op: tuple, action: Action) -> None:
+    def _apply_write(self, op: Leaf, action: Action) -> None:
         try:
             box = action.box
         except AttributeError:
@@ -414,7 +540,7 @@ class GameState:
         else:
             option = self._write_options().get(box)
         if option is None:
-            box = self._check_write(op[1], action)
+            box = self._check_write(op.step, action)
             option = self._write_options()[box]
         choice, parts = option
         if parts:
@@ -431,7 +557,7 @@ class GameState:
             self.ended_by = player
             self._run(self._t.end)
         else:
-            self._run(op[4])
+            self._run(op.after)
 
     def _check_write(self, step: Step, action: Action) -> str:
         """The box of a write given as a Write subclass; or why the write is not allowed."""
@@ -444,6 +570,10 @@ class GameState:
             raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(box, self.model.targets), box=box)
         if not self.scorer.is_open(box, self.sheets[self.player]):
             raise IllegalActionError("the box '{box}' is already filled", box=box)
+        if self.announced is not None and box != self.announced:
+            raise IllegalActionError("you announced '{announced}' this turn: the dice go there", announced=self.announced)
+        if self.scorer.needs_announcement(box) and self.announced is None:
+            raise IllegalActionError("the box '{box}' can only be written after announcing it", box=box)
         if step.rule:
             raise IllegalActionError("the rules do not let these dice go into '{box}' now ({rule})", box=box, rule=step.rule)
         raise IllegalActionError("the rules do not let these dice go into '{box}' now", box=box)
@@ -452,20 +582,21 @@ class GameState:
         options = self._options
         if options is None:
             options = self._options = self.scorer.write_map(self.dice, self.sheets[self.player],
-                                                            self.roll_number, self._op[1])
+                                                            self.roll_number, self._op.step, self.announced)
         return options
 
-    def _no_box(self, op: tuple) -> None:
+    def _no_box(self, op: Leaf) -> None:
         """No box may take the dice: the step's `otherwise` says what happens (scratch: write 0 into
         any open box), or the model is unsound here and this is an error with the rule's position
         (`rulebook check` refuses such models; the engine never skips a write silently)."""
-        step = op[1]
+        step = op.step
         sheet = self.sheets[self.player]
         scorer = self.scorer
         if step.otherwise == "scratch":
             self._plan = None
             self._options = {t: (Choice(t, 0, 0), ()) for t in self.model.targets
-                             if scorer.is_open(t, sheet) and (scorer.simple or scorer.order_allows(t, sheet))}
+                             if scorer.is_open(t, sheet) and (scorer.simple or scorer.order_allows(t, sheet, self.announced))
+                             and self.announced in (None, t)}
             if self._options:
                 return
         where = step.allowed.text.pos if step.allowed is not None else step.pos
@@ -477,55 +608,88 @@ class GameState:
                          "allow a box for every roll, or say what happens then with 'otherwise: scratch'",
                          dice=dice, step=step.id)
 
-    def _can_write(self, op: tuple) -> bool:
+    def _can_write(self, op: Leaf) -> bool:
         """On arriving at a write step: whether any box may take the dice (else the step is skipped)."""
         self._options = None
         sheet = self.sheets[self.player]
-        if not self._simple:
+        if not self._simple or self._t.announces:
             self._plan = None
             return bool(self._write_options())
-        plans = op[10] or self.scorer.plans_for(op[1], self.roll_number)
-        static, plan = plans.get(self.dice) or self.scorer.write_plan(self.dice, sheet, self.roll_number, op[1])
+        plans = op.plans or self.scorer.plans_for(op.step, self.roll_number)
+        static, plan = plans.get(self.dice) or self.scorer.write_plan(self.dice, sheet, self.roll_number, op.step)
         if static:
             self._plan = plan
             return next(filterfalse(sheet.__contains__, plan), None) is not None
         self._plan = None
         return bool(self._write_options())
 
+    # announcing -------------------------------------------------------------------
+    def _announceable(self) -> list[str]:
+        """The open targets the player may announce: those of the columns filled by announcement, or
+        (on a sheet without such columns) every open target."""
+        scorer, sheet = self.scorer, self.sheets[self.player]
+        announced_only = [t for t in self.model.targets if scorer.needs_announcement(t)]
+        return [t for t in (announced_only or self.model.targets) if scorer.is_open(t, sheet)]
+
+    def _announce_options(self) -> list[Action]:
+        """Announce an open target; or announce nothing, where the step is optional and some open
+        target can be written without an announcement (or nothing can be announced)."""
+        targets = self._announceable()
+        options: list[Action] = [Announce(t) for t in targets]
+        scorer, sheet = self.scorer, self.sheets[self.player]
+        writable_without = any(scorer.is_open(t, sheet) and not scorer.needs_announcement(t) for t in self.model.targets)
+        if not targets or (self._op.step.optional and writable_without):
+            options.insert(0, Announce(None))
+        return options
+
+    def _apply_announce(self, op: Leaf, action: Action) -> None:
+        legal = self._announce_options()
+        if action not in legal:
+            if not isinstance(action, Announce):
+                raise IllegalActionError("announce a box (or none), not '{action}'", action=action)
+            if action.box is None:
+                raise IllegalActionError("you must announce a box now")
+            if action.box not in self.model.targets:
+                raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(action.box, self.model.targets),
+                                         box=action.box)
+            raise IllegalActionError("the box '{box}' cannot be announced now", box=action.box)
+        self.announced = action.box
+        self._run(op.after)
+
     # walking the phase tree ---------------------------------------------------
     def _run(self, pc: int) -> None:
         """Go on from instruction pc until a leaf step is due (or the game ends).
 
         Entering a container starts its passes at 0 (and a turn, for each_player); at its end it
-        runs again while passes are left and some sheet has an open box. A write step with no
-        allowed box is skipped (the sheet is full).
+        runs again while passes are left and some sheet has an open box. A repeat with a `while:`
+        condition ends when the condition is false at the start of a pass.
         """
         program = self._program
         while True:
             op = program[pc]
-            code = op[0]
-            if code is _LOOP:
+            cls = type(op)
+            if cls is Loop:
                 counters = self._counters
-                slot = op[1]
+                slot = op.slot
                 n = counters[slot] + 1
-                if n < op[2] and not self._full:  # another pass
+                if n < op.times and not self._full:  # another pass
                     counters[slot] = n
-                    if op[4] is not None:
-                        if op[5]:
+                    if op.leaf is not None:
+                        if op.turn_start:
                             self.player = 0
-                            self.dice, self.kept, self.roll_number = (), (), 0
-                        self._op = op[4]
+                            self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                        self._op = op.leaf
                         return
-                    pc = op[3]
+                    pc = op.body
                 else:
                     counters[slot] = 0
                     pc += 1
-            elif code is _LEAF:
+            elif cls is Leaf:
                 self._op = op
-                if op[2] is _WRITE:  # some box must be able to take the dice
+                if op.kind is _WRITE:  # some box must be able to take the dice
                     sheet = self.sheets[self.player]
                     self._options = None
-                    entry = op[10].get(self.dice) if op[10] is not None else None
+                    entry = op.plans.get(self.dice) if op.plans is not None else None
                     if entry is not None and entry[0]:  # a static plan
                         self._plan = plan = entry[1]
                         if next(filterfalse(sheet.__contains__, plan), None) is None:
@@ -533,37 +697,56 @@ class GameState:
                     elif not self._can_write(op):
                         self._no_box(op)
                 return
-            elif code is _TURNS:
+            elif cls is Turns:
                 counters = self._counters
-                slot = op[1]
+                slot = op.slot
                 n = counters[slot] + 1
                 if n < self._n_players and not self._full:  # the next player's turn
                     counters[slot] = n
                     self.player = n
-                    self.dice, self.kept, self.roll_number = (), (), 0
-                    if op[3] is not None:
-                        if op[4]:
+                    self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                    if op.leaf is not None:
+                        if op.turn_start:
                             self.player = 0
-                        self._op = op[3]
+                        self._op = op.leaf
                         return
-                    pc = op[2]
+                    pc = op.body
                 else:
                     counters[slot] = 0
                     pc += 1
-            elif code is _START:
+            elif cls is Start:
                 self.player = 0
-                self.dice, self.kept, self.roll_number = (), (), 0
-                if op[1] is not None:
-                    self._op = op[1]
+                self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                if op.leaf is not None:
+                    self._op = op.leaf
                     return
                 pc += 1
-            else:  # _END
+            elif cls is While:
+                if op.condition(self._context()):
+                    pc += 1
+                else:  # no more passes
+                    self._counters[op.slot] = 0
+                    pc = op.exit
+            else:  # End
                 self._op = None
                 return
 
-    def _stop(self, op: tuple) -> None:
+    def _context(self):
+        """What a condition of the flow (`while:`) sees: the dice, the sheet, the roll number and the
+        announcement of this turn."""
+        from .dsl.compiler import Context
+        scorer = self.scorer
+        sheet = self.sheets[self.player]
+        index = scorer._index.get(self.dice, 0)
+        announced = self.announced
+        target = self.model.targets.get(announced) if announced is not None else None
+        return Context(self.dice, index, scorer._counts[index] if self.dice else (), scorer.view(sheet),
+                       None, self.roll_number, announced=target.box if target else None,
+                       announced_column=(target.column or "") if target else "")
+
+    def _stop(self, op: Leaf) -> None:
         """Stop rolling: leave the innermost repeat."""
-        pc, slots = op[5]
+        pc, slots = op.stop
         counters = self._counters
         for slot in slots:
             counters[slot] = 0
@@ -581,23 +764,26 @@ class GameState:
         if op is None:
             return []
         slots, counters = self._t.slots, self._counters
-        return [Frame(c, i, counters[slots[c.id]]) for c, i in self._t.paths[op[3]]]
+        return [Frame(c, i, counters[slots[c.id]]) for c, i in self._t.paths[op.pc]]
 
     # views ----------------------------------------------------------------------
     def totals(self, player: int) -> dict[str, int]:
         return self.scorer.totals(self.sheets[player], self.awards[player])
 
     def rolls_left(self) -> int:
-        """How many more rolls the current player may make this turn (at most)."""
+        """How many more rolls the current player may make this turn (at most). A repeat whose
+        `while:` condition is false now gives no further passes."""
         left = 0
         stack = self.stack
         top = len(stack) - 1
+        conditional = any(s.condition is not None for s in self.model.flow.walk())
+        ctx = self._context() if conditional else None
         for depth in range(top, -1, -1):
             frame = stack[depth]
             rest = frame.step.steps[frame.index + (0 if depth == top else 1):]
-            left += sum(_rolls_in(s) for s in rest)
-            if frame.step.kind == "repeat":
-                left += (frame.step.times - frame.iteration - 1) * sum(_rolls_in(s) for s in frame.step.steps)
+            left += sum(_rolls_in(s, ctx) for s in rest)
+            if frame.step.kind == "repeat" and (ctx is None or frame.step.condition is None or frame.step.condition(ctx)):
+                left += (frame.step.times - frame.iteration - 1) * sum(_rolls_in(s, ctx) for s in frame.step.steps)
             if frame.step.kind == "each_player":
                 break
         return left
@@ -632,7 +818,8 @@ class GameState:
         """A snapshot of the position: nothing in it changes as the game goes on."""
         return {
             "players": list(self.players), "player": self.player, "dice": list(self.dice), "kept": list(self.kept),
-            "roll_number": self.roll_number, "sheets": [dict(s) for s in self.sheets],
+            "roll_number": self.roll_number, "held": list(self.held), "announced": self.announced,
+            "sheets": [dict(s) for s in self.sheets],
             "awards": [dict(a) for a in self.awards],
             "ended_by": self.ended_by,
             "stack": [[f.step.id, f.index, f.iteration] for f in self.stack],
@@ -653,6 +840,9 @@ class GameState:
             state.dice = tuple(_int(d) for d in data["dice"])
             state.kept = tuple(_int(d) for d in data["kept"])
             state.roll_number = _int(data["roll_number"])
+            state.held = tuple(_int(d) for d in data.get("held", ()))  # (saves from before keep rules have none)
+            announced = data.get("announced")
+            state.announced = None if announced is None else str(announced)
             ended_by = data.get("ended_by")
             state.ended_by = None if ended_by is None else _int(ended_by)
             state.sheets = [{str(k): _int(v) for k, v in s.items()} for s in data["sheets"]]
@@ -680,13 +870,17 @@ class GameState:
         for who in (state.player, state.ended_by):
             if who is not None and not 0 <= who < n:
                 raise bad("there is no player number {number}", number=who)
-        for dice in (state.dice, state.kept):
+        if state.announced is not None and state.announced not in model.targets:
+            raise bad("there is no box '{box}'", did_you_mean(state.announced, model.targets), box=state.announced)
+        if not _contains(_multiset(state.dice), _multiset(state.held)):
+            raise bad("the dice set aside, {held}, are not among the dice {dice}", held=list(state.held), dice=list(state.dice))
+        for dice in (state.dice, state.kept, state.held):
             if len(dice) > model.n_dice or any(not 1 <= d <= model.faces for d in dice):
                 raise bad("the dice {dice} are not {count} dice with faces 1 to {faces}", dice=list(dice),
                           count=model.n_dice, faces=model.faces)
         if state.dice and len(state.dice) != model.n_dice:
             raise bad("the dice {dice} are not {count} dice", dice=list(state.dice), count=model.n_dice)
-        if state.dice != tuple(sorted(state.dice)) or state.kept != tuple(sorted(state.kept)):
+        if any(d != tuple(sorted(d)) for d in (state.dice, state.kept, state.held)):
             raise bad("the dice are not in order")
         state._place(frames, bad)
         return state
@@ -721,9 +915,24 @@ def _int(value) -> int:
     return value
 
 
-def _rolls_in(step: Step) -> int:
+def _multiset(dice: tuple[int, ...]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for d in dice:
+        out[d] = out.get(d, 0) + 1
+    return out
+
+
+def _contains(big: dict[int, int], small: dict[int, int]) -> bool:
+    """Whether one multiset (face → count) holds another."""
+    return all(big.get(face, 0) >= n for face, n in small.items())
+
+
+def _rolls_in(step: Step, ctx=None) -> int:
+    """The rolls a step makes (at most); a repeat whose condition is false in `ctx` makes none."""
     if step.kind == "roll":
         return 1
     if step.kind == "repeat":
-        return step.times * sum(_rolls_in(s) for s in step.steps)
-    return sum(_rolls_in(s) for s in step.steps)
+        if ctx is not None and step.condition is not None and not step.condition(ctx):
+            return 0
+        return step.times * sum(_rolls_in(s, ctx) for s in step.steps)
+    return sum(_rolls_in(s, ctx) for s in step.steps)

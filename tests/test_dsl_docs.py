@@ -21,7 +21,7 @@ from rulebook.interpreter.yamlsource import Text
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "dsl.md"
 DOC = DOC_PATH.read_text(encoding="utf-8")
 TYPES = ("number", "bool", "list", "box", "boxes", "string", "section")
-DEPS = {"dice", "sheet", "target", "turn"}
+DEPS = {"dice", "sheet", "target", "turn", "keep", "announce"}
 
 
 def _cells(line: str) -> list[str]:
@@ -80,7 +80,8 @@ def context() -> Context:
     n, faces = s["dice"]["count"], s["dice"]["faces"]
     roll = tuple(sorted(s["roll"]))
     counts = tuple(roll.count(f) for f in range(1, faces + 1))
-    return Context(roll, index_of(n, faces)[roll], counts, dict(s["sheet"]), s["target"], s["roll_number"])
+    return Context(roll, index_of(n, faces)[roll], counts, dict(s["sheet"]), s["target"], s["roll_number"],
+                   tuple(s["kept"]), tuple(s["held"]), s["announced"], s["announced_column"])
 
 
 def show(value, kind: str) -> str:

@@ -69,4 +69,8 @@ VARIABLES: dict[str, tuple[str, str, str, str]] = {
     "faces": ("list", "", "Every face of a die, ascending (1 to 6 for ordinary dice).", "len(faces)"),
     "target": ("box", "target", "In a write rule or bonus: the box being written into.", "target == chance"),
     "roll_number": ("number", "turn", "How many times the dice have been rolled this turn (1 after the first roll).", "roll_number == 1"),
+    "kept": ("list", "keep", "In a keep rule: the dice the player would keep, ascending (the dice set aside before included).", "kept == [5, 6]"),
+    "held": ("list", "keep", "In a keep rule: the dice set aside earlier this turn that stay aside (`locked`), ascending.", "6 in held"),
+    "announced": ("box", "announce", "In a `while:` condition: the box announced this turn (no box if none was).", "announced == chance"),
+    "announced_column": ("string", "announce", "In a `while:` condition: the column of the box announced this turn ('' if none was, or the sheet has no columns).", "announced_column == 'hand'"),
 }

@@ -109,12 +109,16 @@ class CellView(SheetView):
 class Context:
     """What an expression can see while it is evaluated."""
 
-    __slots__ = ("dice", "index", "counts", "sheet", "target", "roll_number")
+    __slots__ = ("dice", "index", "counts", "sheet", "target", "roll_number", "kept", "held", "announced",
+                 "announced_column")
 
-    def __init__(self, dice=(), index=0, counts=(), sheet=None, target=None, roll_number=0):
+    def __init__(self, dice=(), index=0, counts=(), sheet=None, target=None, roll_number=0, kept=(), held=(),
+                 announced=None, announced_column=""):
         self.dice, self.index, self.counts = dice, index, counts
         self.sheet = SheetView(sheet if sheet is not None else {}) if not hasattr(sheet, "filled") else sheet
         self.target, self.roll_number = target, roll_number
+        self.kept, self.held = kept, held  # a keep rule: the dice to keep, the dice set aside before
+        self.announced, self.announced_column = announced, announced_column  # this turn's announcement
 
 
 @dataclass
@@ -147,7 +151,7 @@ class Scope:
 
 
 _WHERE = {"dice": "the dice", "sheet": "the score sheet", "target": "the box being written",
-          "turn": "the roll number"}
+          "turn": "the roll number", "keep": "the dice kept", "announce": "the announcement"}
 
 
 class Compiler:
@@ -268,6 +272,14 @@ class Compiler:
                 return lambda ctx: faces
             if name == "target":
                 return lambda ctx: ctx.target
+            if name == "kept":
+                return lambda ctx: ctx.kept
+            if name == "held":
+                return lambda ctx: ctx.held
+            if name == "announced":
+                return lambda ctx: ctx.announced
+            if name == "announced_column":
+                return lambda ctx: ctx.announced_column
             return lambda ctx: ctx.roll_number
         if name in self.box_section:
             node.type = "box"
