@@ -52,6 +52,14 @@ def turn_shape(model: Model) -> int:
                     leaves.append(child)
 
     flatten(turn)
+    for step in turn.walk():  # the turn rules: the solver plans every keep and every roll of a fixed turn
+        if step.kind == "keep" and (step.allowed is not None or step.locked):
+            raise NotSolvable("the solver cannot read keep rules (which dice may be kept, dice that stay aside)",
+                              step.allowed.text.pos if step.allowed is not None else step.pos)
+        if step.kind == "announce":
+            raise NotSolvable("the solver cannot read announce steps", step.pos)
+        if step.kind == "repeat" and step.condition is not None:
+            raise NotSolvable("the solver cannot read rolls that depend on a while condition", step.condition.text.pos)
     kinds = [s.kind for s in leaves]
     if not kinds or kinds[0] != "roll" or leaves[0].dice != "all" or kinds[-1] != "write":
         raise NotSolvable("the solver needs turns that start by rolling all dice and end by writing", turn.pos)

@@ -558,7 +558,7 @@ class _Builder:
             condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce"}, "a while condition",
                                       node.value_pos["while"])
         for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
-                            ("rule", ("write", "keep")), ("locked", ("keep",)), ("while", ("repeat",)),
+                            ("rule", ("write", "keep", "repeat")), ("locked", ("keep",)), ("while", ("repeat",)),
                             ("optional", ("announce",))):
             if key in node and kind not in owners:
                 owner = " or ".join(owners)

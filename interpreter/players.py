@@ -61,11 +61,12 @@ class PlannerBot:
         return tuple(sorted(state.sheets[state.player].items()))
 
     def _plan(self, state: GameState):
-        quick = tuple(state.sheets[state.player].items())  # the same sheet as last time: the same plan
+        # the same sheet (and announcement) as last time: the same plan
+        quick = (tuple(state.sheets[state.player].items()), state.announced)
         if quick == self._quick and self._layers is not None:
             return self._layers
         self._quick = quick
-        key = self.plan_key(state)
+        key = (self.plan_key(state), state.announced)
         if key != self._plan_key:
             entry = self._cache.get(key)
             if entry is None:
@@ -109,7 +110,19 @@ class PlannerBot:
         self._roll_now = state.roll_number if state.roll_number in self._tables else max(self._tables)
 
     def keep_values(self, state: GameState) -> dict[tuple[int, ...], float]:
-        """The expected value of each keep of the current dice (only at a keep step)."""
+        """The expected value of each keep of the current dice (only at a keep step); with a keep
+        rule, of each allowed keep (keeping every die: stopping, where the step may stop)."""
+        rules = TurnRules.of(state.model)
+        if rules.ruled:
+            best = self._best_now(state)
+            memo, j = rules.memo(best), state.rolls_left()
+            out = {}
+            for action in state.legal_actions():
+                if isinstance(action, Stop):
+                    out[state.dice] = rules.now(best, state.dice, j)
+                else:
+                    out[action.dice] = rules.keep_value(memo, best, state.dice, action.dice, state.held, j)
+            return out
         layers = self._plan(state)
         tt = turn_tables(state.model.n_dice, state.model.faces)
         left = min(state.rolls_left(), len(layers) - 1)
@@ -127,6 +140,11 @@ class PlannerBot:
 
     def choose(self, state: GameState) -> Action:
         step = state.step()
+        if step.kind == "announce":
+            return self._announce(state)
+        rules = TurnRules.of(state.model)
+        if rules.ruled:
+            return self._choose_by_rules(state, rules)
         layers = self._plan(state)
         self._now(state)
         tt = turn_tables(state.model.n_dice, state.model.faces)
@@ -140,6 +158,133 @@ class PlannerBot:
         if len(best) == len(state.dice) and step.can_stop:
             return Stop()
         return Keep(best)
+
+
+    # turns with rules: keep rules, announcements, rolls while a condition holds --------------
+    def _best_now(self, state: GameState) -> dict[int, np.ndarray]:
+        """Roll number → the best value of writing each final roll now (-inf: no box may take it),
+        for the targets this turn's write may go into (the announced one, if any)."""
+        self._plan(state)
+        return {rn: table.max(axis=0) if len(table) else np.full(table.shape[1], -np.inf)
+                for rn, table in self._tables.items()}
+
+    def _choose_by_rules(self, state: GameState, rules: "TurnRules") -> Action:
+        """Keep and write by an exact plan of the rest of the turn that follows the turn's rules: only
+        legal keeps (`GameState.legal_actions`), dice set aside stay aside, the announced target."""
+        step = state.step()
+        best = self._best_now(state)
+        tt = turn_tables(state.model.n_dice, state.model.faces)
+        if step.kind == "write":
+            self._now(state)
+            values = self.write_values(state)
+            legal = {a.box for a in state.legal_actions()}
+            return Write(max((b for b in self._boxes if b in legal), key=lambda b: values.get(b, -np.inf)))
+        j = state.rolls_left()
+        memo = rules.memo(best)
+        options = []
+        for action in state.legal_actions():
+            if isinstance(action, Stop):
+                options.append((rules.now(best, state.dice, j), 1, action))
+            else:
+                options.append((rules.keep_value(memo, best, state.dice, action.dice, state.held, j),
+                                0 if len(action.dice) < len(state.dice) else 1, action))
+        options.sort(key=lambda o: (o[0], o[1], len(getattr(o[2], "dice", ()))), reverse=True)
+        return options[0][2]
+
+    def _announce(self, state: GameState) -> Action:
+        """Announce the target (or none) whose plan of the rest of the turn is worth most."""
+        best_action, best_value = None, -np.inf
+        for action in state.legal_actions():
+            trial = state.clone()
+            trial.apply(action)
+            value = self.turn_value(trial)
+            if value > best_value:
+                best_action, best_value = action, value
+        return best_action
+
+    def turn_value(self, state: GameState) -> float:
+        """The expected value of the rest of this turn for the current dice, as this bot plays it."""
+        rules = TurnRules.of(state.model)
+        j = state.rolls_left()
+        if rules.ruled:
+            best = self._best_now(state)
+            return rules.value(rules.memo(best), best, state.dice, state.held, j)
+        layers = self._plan(state)
+        tt = turn_tables(state.model.n_dice, state.model.faces)
+        return float(layers[min(j, len(layers) - 1)][1][tt.roll_index[state.dice], 0])
+
+
+class TurnRules:
+    """The rest of a turn planned exactly when its keeps follow rules: V(dice, held, j) is the
+    expected best write with j rolls left, the keeps each step allows (`_Tables.ruled_keeps`) and
+    stopping where a step may stop. The keep step with j rolls left is the j-th from the end."""
+
+    @staticmethod
+    def of(model) -> "TurnRules":
+        """The model's TurnRules (kept beside the model's frozen fields)."""
+        found = model.__dict__.get("_turn_rules")
+        if found is None:
+            found = model.__dict__["_turn_rules"] = TurnRules(model)
+        return found
+
+    def __init__(self, model):
+        from .state import tables
+        self.model, self.t = model, tables(model)
+        turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+        self.keeps = [s for s in turn.walk() if s.kind == "keep"]
+        self.ruled = any(s.allowed is not None or s.locked for s in self.keeps)
+        self.conditional = any(s.condition is not None for s in turn.walk())
+        self.last = max_rerolls(model) + 1
+        self.tt = turn_tables(model.n_dice, model.faces)
+        from .dice import outcomes
+        self.outcomes = [[(f, w / model.faces ** m) for f, w in outcomes(m, model.faces)] for m in range(model.n_dice + 1)]
+        self._memos: OrderedDict = OrderedDict()
+
+    def memo(self, best: dict[int, np.ndarray]) -> dict:
+        key = tuple((rn, v.tobytes()) for rn, v in sorted(best.items()))
+        memo = self._memos.get(key)
+        if memo is None:
+            memo = self._memos[key] = {}
+            while len(self._memos) > 64:
+                self._memos.popitem(last=False)
+        return memo
+
+    def now(self, best, dice, j: int) -> float:
+        """Writing the dice now, with j rolls left."""
+        table = best.get(self.last - j, best[max(best)]) if len(best) > 1 else next(iter(best.values()))
+        return float(table[self.tt.roll_index[dice]])
+
+    def step_for(self, j: int):
+        """The keep step met with j rolls left."""
+        return self.keeps[max(0, len(self.keeps) - j)] if self.keeps else None
+
+    def value(self, memo, best, dice, held, j: int) -> float:
+        key = (dice, held, j)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        step = self.step_for(j) if j > 0 else None
+        if step is None:
+            v = self.now(best, dice, j)
+        else:
+            entry = self.t.ruled_keeps(step, dice, held) if (step.allowed is not None or step.locked) else self.t.keeps(dice)
+            v = self.now(best, dice, j) if step.can_stop else -np.inf
+            for k in entry[2]:
+                if step.can_stop and len(k) == len(dice):
+                    continue  # keeping every die is stopping
+                v = max(v, self.keep_value(memo, best, dice, k, held, j))
+        memo[key] = v
+        return v
+
+    def keep_value(self, memo, best, dice, kept, held, j: int) -> float:
+        """Keeping `kept` with j rolls left: the expected value after rolling the other dice."""
+        step = self.step_for(j)
+        new_held = kept if step is not None and step.locked else held
+        m = len(dice) - len(kept)
+        total = 0.0
+        for faces, p in self.outcomes[m]:
+            total += p * self.value(memo, best, tuple(sorted(kept + faces)), new_held, j - 1)
+        return total
 
 
 def max_rerolls(model) -> int:
@@ -164,9 +309,11 @@ def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[l
     sheet = state.sheets[state.player]
     scorer = state.scorer
     step = next(s for s in model.flow.walk() if s.kind == "write")
-    open_boxes = [t for t in model.targets if scorer.is_open(t, sheet)]
+    announced = state.announced  # this turn's write goes there
+    open_boxes = [announced] if announced is not None else [t for t in model.targets if scorer.is_open(t, sheet)]
+    row = {b: i for i, b in enumerate(open_boxes)}
     table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
     for r, dice in enumerate(tt.rolls):
-        for c in scorer.choices(dice, sheet, roll_number or max_rerolls(model) + 1, step):
-            table[open_boxes.index(c.box), r] = c.points + c.bonus
+        for c, _ in scorer.write_map(dice, sheet, roll_number or max_rerolls(model) + 1, step, announced).values():
+            table[row[c.box], r] = c.points + c.bonus
     return open_boxes, table

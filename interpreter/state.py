@@ -338,6 +338,16 @@ class GameState:
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
         self._run(0)
 
+    def clone(self) -> "GameState":
+        """An independent copy of the position (to look ahead: apply moves to it, not to this one)."""
+        other = object.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other.players = list(self.players)
+        other.sheets = [dict(s) for s in self.sheets]
+        other.awards = [dict(a) for a in self.awards]
+        other._counters = list(self._counters)
+        return other
+
     # the OpenSpiel interface ----------------------------------------------
     def step(self) -> Step | None:
         """The leaf step waiting to be done (None when the game is over)."""

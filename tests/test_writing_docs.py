@@ -110,3 +110,22 @@ def test_without_otherwise_check_refuses_and_the_engine_never_skips(capsys):
         _at_write(model, (1, 2), {"sixes": 6})
     assert str(stop.value) == (f"sly.yaml:{line}:20: error: no box may take the roll 1 2 at step 'write'; "
                                "allow a box for every roll, or say what happens then with 'otherwise: scratch'")
+
+
+KEEP_RULE = ROOT / "tests/data/examples/keep_rule.yaml"
+
+
+def test_keep_rule_only_allowed_keeps_and_set_aside_dice_stay():
+    from rulebook.interpreter.actions import Keep, Roll, Stop
+    state = GameState(load_model(KEEP_RULE), ["a"])
+    state.apply(Roll((5, 5, 6)))
+    # a 5 may not be set aside before the 6; setting nothing aside is allowed here
+    assert sorted(a.dice for a in state.legal_actions() if isinstance(a, Keep)) == [(), (5, 6), (6,)]
+    assert Stop() in state.legal_actions()
+    state.apply(Keep((6,)))
+    state.apply(Roll((2, 3)))
+    # the 6 stays aside: keeping nothing is no longer offered
+    assert [a.dice for a in state.legal_actions() if isinstance(a, Keep)] == [(6,)]
+    state.apply(Keep((6,)))
+    state.apply(Roll((4, 5)))
+    assert [c.points for c in state.write_choices()] == [4]  # 6, 5 and the cargo 4

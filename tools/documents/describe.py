@@ -190,8 +190,9 @@ _REPEAT = {
         "bound": "{{ often }}{{ ', until no rolls are left' if until_out }}",
         "sentence": """
 {%- if rounds %}The game is played over {{ bound }}{% if not solo %}; in every round each player has one turn{% endif %}.
-{%- else %}This is repeated {{ bound }}{{ '; the player may also stop earlier' if until_out and can_stop }}.{% endif %}""",
-        "label": "↻ {{ name }}: {{ bound }}",
+{%- else %}This is repeated {{ bound }}{{ '; the player may also stop earlier' if until_out and can_stop }}.{% endif %}
+{%- if condition %} {{ rule if rule else 'It ends early as soon as its condition no longer holds.' }}{% endif %}""",
+        "label": "↻ {{ name }}: {{ bound }}{{ '\n(ends early when its condition fails)' if condition }}",
         "back": "{{ 'next round' if rounds else 'again' }}",
         "exit": """
 {%- if rounds %}after {{ bound }}{% elif until_out %}no rolls left{% endif %}""",
@@ -205,8 +206,9 @@ _REPEAT = {
         "sentence": """
 {%- if rounds %}Gespielt wird über {{ bound }}{% if not solo %}; in jeder Runde ist jeder Spieler einmal am Zug{% endif %}.
 {%- else %}Das wird {{ often }} wiederholt{{ ', bis keine Würfe mehr übrig sind' if until_out }}
-{{- '; man darf auch früher aufhören' if until_out and can_stop }}.{% endif %}""",
-        "label": "↻ {{ name }}: {{ bound }}",
+{{- '; man darf auch früher aufhören' if until_out and can_stop }}.{% endif %}
+{%- if condition %} {{ rule if rule else 'Es endet früher, sobald seine Bedingung nicht mehr gilt.' }}{% endif %}""",
+        "label": "↻ {{ name }}: {{ bound }}{{ '\n(endet früher, wenn die Bedingung nicht mehr gilt)' if condition }}",
         "back": "{{ 'nächste Runde' if rounds else 'noch einmal' }}",
         "exit": """
 {%- if rounds %}nach {{ 'einer Runde' if n == 1 else num(n) ~ ' Runden' }}
@@ -221,8 +223,9 @@ _REPEAT = {
         "sentence": """
 {%- if rounds %}Er {{ 'wordt' if n == 1 else 'worden' }} {{ bound }} gespeeld{% if not solo %}; in elke ronde is elke speler één keer aan de beurt{% endif %}.
 {%- else %}Dit wordt {{ often }} herhaald{{ ', tot er geen worpen meer over zijn' if until_out }}
-{{- '; je mag ook eerder stoppen' if until_out and can_stop }}.{% endif %}""",
-        "label": "↻ {{ name }}: {{ bound }}",
+{{- '; je mag ook eerder stoppen' if until_out and can_stop }}.{% endif %}
+{%- if condition %} {{ rule if rule else 'Het stopt eerder zodra de voorwaarde niet meer geldt.' }}{% endif %}""",
+        "label": "↻ {{ name }}: {{ bound }}{{ '\n(stopt eerder als de voorwaarde niet meer geldt)' if condition }}",
         "back": "{{ 'volgende ronde' if rounds else 'nog een keer' }}",
         "exit": """
 {%- if rounds %}na {{ bound }}{% elif until_out %}geen worpen meer{% endif %}""",
@@ -296,34 +299,43 @@ _KEEP = {
     "en": {
         "who": _WHO["en"],
         "choice": """
-{{- 'keep any dice and roll the rest again' if rolls_rest else 'the dice to keep' }}
+{{- ('keep the dice the rule allows' if ruled else 'keep any dice') ~ ' and roll the rest again' if rolls_rest else 'the dice to keep' }}
 {%- if can_stop %}, or stop{% endif %}""",
         "sentence": """
 {{- who|capfirst }} chooses which dice to keep{% if rolls_rest %} and rolls the rest again{% endif %}
-{%- if can_stop %}, or stops rolling{% endif %}.""",
-        "label": "{{ who }} chooses:\n{{ choice }}",
+{%- if can_stop %}, or stops rolling{% endif %}.
+{%- if ruled %} Only the keeps the rule allows may be chosen.{% endif %}
+{%- if locked %} Dice set aside here stay aside for the rest of the turn.{% endif %}""",
+        "label": """{{ who }} chooses:\n{{ choice }}
+{{- '\ndice set aside stay aside' if locked }}""",
         "stop": "{{ 'stop' if can_stop }}",
     },
     "de": {
         "who": _WHO["de"],
         "choice": """
-{{- 'beliebige Würfel behalten und den Rest neu werfen' if rolls_rest else 'die Würfel, die liegen bleiben' }}
+{{- ('die Würfel behalten, die die Regel erlaubt,' if ruled else 'beliebige Würfel behalten') ~ ' und den Rest neu werfen' if rolls_rest else 'die Würfel, die liegen bleiben' }}
 {%- if can_stop %}, oder aufhören{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, wählt die Würfel, die liegen bleiben{% if rolls_rest %}, und wirft den Rest neu{% endif %}
-{%- if can_stop %} – oder hört auf zu würfeln{% endif %}.""",
-        "label": "{{ who }}, wählt:\n{{ choice }}",
+{%- if can_stop %} – oder hört auf zu würfeln{% endif %}.
+{%- if ruled %} Erlaubt ist nur, was die Regel zulässt.{% endif %}
+{%- if locked %} Hier beiseitegelegte Würfel bleiben für den Rest des Zuges liegen.{% endif %}""",
+        "label": """{{ who }}, wählt:\n{{ choice }}
+{{- '\nbeiseitegelegte Würfel bleiben liegen' if locked }}""",
         "stop": "{{ 'aufhören' if can_stop }}",
     },
     "nl": {
         "who": _WHO["nl"],
         "choice": """
-{{- 'dobbelstenen houden en de rest opnieuw gooien' if rolls_rest else 'de dobbelstenen die blijven liggen' }}
+{{- ('de dobbelstenen houden die de regel toestaat' if ruled else 'dobbelstenen houden') ~ ' en de rest opnieuw gooien' if rolls_rest else 'de dobbelstenen die blijven liggen' }}
 {%- if can_stop %}, of stoppen{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, kiest welke dobbelstenen blijven liggen{% if rolls_rest %} en gooit de rest opnieuw{% endif %}
-{%- if can_stop %}, of stopt met gooien{% endif %}.""",
-        "label": "{{ who }}, kiest:\n{{ choice }}",
+{%- if can_stop %}, of stopt met gooien{% endif %}.
+{%- if ruled %} Alleen wat de regel toestaat, mag worden gekozen.{% endif %}
+{%- if locked %} Stenen die hier opzij zijn gelegd, blijven de rest van de beurt liggen.{% endif %}""",
+        "label": """{{ who }}, kiest:\n{{ choice }}
+{{- '\nopzij gelegde stenen blijven liggen' if locked }}""",
         "stop": "{{ 'stoppen' if can_stop }}",
     },
 }
@@ -334,7 +346,8 @@ _WRITE = {
         "choice": "an open box, with the points it would score",
         "notes": """{%- for c in cols %} Column “{{ c.name }}”{% if c.mult != 1 %} counts {{ freq(c.mult) }}{% endif %}
 {%- if c.mult != 1 and c.order != 'free' %} and{% endif %}
-{%- if c.order == 'down' %} is filled from the top down{% elif c.order == 'up' %} is filled from the bottom up{% endif %}.{% endfor %}
+{%- if c.order == 'down' %} is filled from the top down{% elif c.order == 'up' %} is filled from the bottom up{% elif c.order == 'announced' %} takes only the box announced this turn{% endif %}.{% endfor %}
+{%- if announces %} If a box was announced this turn, the dice must be written there.{% endif %}
 {%- if scratch %} If no box may take the dice, {{ who }} crosses out an open box for 0 points.{% endif %}""",
         "sentence": """
 {{- who|capfirst }} writes the dice into an open box and scores what they are worth there; \
@@ -348,7 +361,8 @@ _WRITE = {
         "choice": "ein freies Feld, mit den Punkten, die es bringen würde",
         "notes": """{%- for c in cols %} Die Spalte „{{ c.name }}“{% if c.mult != 1 %} zählt {{ freq(c.mult) }}{% endif %}
 {%- if c.mult != 1 and c.order != 'free' %} und{% endif %}
-{%- if c.order == 'down' %} wird von oben nach unten gefüllt{% elif c.order == 'up' %} wird von unten nach oben gefüllt{% endif %}.{% endfor %}
+{%- if c.order == 'down' %} wird von oben nach unten gefüllt{% elif c.order == 'up' %} wird von unten nach oben gefüllt{% elif c.order == 'announced' %} nimmt nur das in diesem Zug angesagte Feld auf{% endif %}.{% endfor %}
+{%- if announces %} Wurde in diesem Zug ein Feld angesagt, muss der Wurf dort eingetragen werden.{% endif %}
 {%- if scratch %} Darf kein Feld den Wurf aufnehmen, streicht, {{ who }}, ein freies Feld mit 0 Punkten.{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; \
@@ -362,7 +376,8 @@ _WRITE = {
         "choice": "een open vakje, met de punten die het zou opleveren",
         "notes": """{%- for c in cols %} Kolom ‘{{ c.name }}’{% if c.mult != 1 %} telt {{ freq(c.mult) }}{% endif %}
 {%- if c.mult != 1 and c.order != 'free' %} en{% endif %}
-{%- if c.order == 'down' %} wordt van boven naar beneden ingevuld{% elif c.order == 'up' %} wordt van beneden naar boven ingevuld{% endif %}.{% endfor %}
+{%- if c.order == 'down' %} wordt van boven naar beneden ingevuld{% elif c.order == 'up' %} wordt van beneden naar boven ingevuld{% elif c.order == 'announced' %} neemt alleen het vakje dat deze beurt is aangekondigd{% endif %}.{% endfor %}
+{%- if announces %} Is deze beurt een vakje aangekondigd, dan moet de worp daar worden ingevuld.{% endif %}
 {%- if scratch %} Mag geen vakje de worp opnemen, dan schrapt {{ who }} een open vakje voor 0 punten.{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; \
@@ -370,6 +385,45 @@ _WRITE = {
 {%- else %}elk vakje krijgt zoveel invullingen als het scoreblad aangeeft{% endif %}
 {%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.{{ ' ' ~ notes if notes }}""",
         "label": "{{ who }}, kiest:\n{{ choice }}{{ '\n' ~ notes if notes }}",
+    },
+}
+
+_COLUMNS = {  # a list of column names in a sentence
+    "en": """{% if acols|length == 1 %}the column “{{ acols[0] }}”{% else %}the columns
+{%- for c in acols %} “{{ c }}”{{ ' and' if loop.revindex == 2 else ',' if not loop.last }}{% endfor %}{% endif %}""",
+    "de": """{% if acols|length == 1 %}der Spalte „{{ acols[0] }}“{% else %}den Spalten
+{%- for c in acols %} „{{ c }}“{{ ' und' if loop.revindex == 2 else ',' if not loop.last }}{% endfor %}{% endif %}""",
+    "nl": """{% if acols|length == 1 %}kolom ‘{{ acols[0] }}’{% else %}de kolommen
+{%- for c in acols %} ‘{{ c }}’{{ ' en' if loop.revindex == 2 else ',' if not loop.last }}{% endfor %}{% endif %}""",
+}
+
+_ANNOUNCE = {
+    "en": {
+        "who": _WHO["en"],
+        "choice": "{{ 'an open box to announce, or none' if optional else 'an open box to announce' }}",
+        "sentence": """
+{{- who|capfirst }} {{ 'may announce' if optional else 'announces' }} an open box{{ ' of ' ~ columns_text if acols }}; \
+this turn's dice must then be written there.
+{%- if optional and acols %} Without an announcement, {{ columns_text }} cannot be written this turn.{% endif %}""",
+        "label": "{{ who }} chooses:\n{{ choice }}\n(this turn's write goes there)",
+    },
+    "de": {
+        "who": _WHO["de"],
+        "choice": "{{ 'ein freies Feld zum Ansagen, oder keins' if optional else 'ein freies Feld zum Ansagen' }}",
+        "sentence": """
+{{- who|capfirst }}, {{ 'darf ein freies Feld ansagen' if optional else 'sagt ein freies Feld an' }}{{ ' aus ' ~ columns_text if acols }}; \
+der Wurf dieses Zuges muss dann dort eingetragen werden.
+{%- if optional and acols %} Ohne Ansage kann in diesem Zug nichts in {{ columns_text }} eingetragen werden.{% endif %}""",
+        "label": "{{ who }}, wählt:\n{{ choice }}\n(der Eintrag des Zuges geht dorthin)",
+    },
+    "nl": {
+        "who": _WHO["nl"],
+        "choice": "{{ 'een open vakje om aan te kondigen, of geen' if optional else 'een open vakje om aan te kondigen' }}",
+        "sentence": """
+{{- who|capfirst }}, {{ 'mag een open vakje aankondigen' if optional else 'kondigt een open vakje aan' }}{{ ' uit ' ~ columns_text if acols }}; \
+de worp van deze beurt moet dan daar worden ingevuld.
+{%- if optional and acols %} Zonder aankondiging kan deze beurt niets in {{ columns_text }} worden ingevuld.{% endif %}""",
+        "label": "{{ who }}, kiest:\n{{ choice }}\n(de invulling van deze beurt gaat daarheen)",
     },
 }
 
@@ -417,6 +471,7 @@ STEP_KINDS: dict[str, StepKind] = {
     "each_player": StepKind("each_player", "loop", _EACH_PLAYER),
     "roll": StepKind("roll", "chance", _ROLL),
     "keep": StepKind("keep", "decision", _KEEP),
+    "announce": StepKind("announce", "decision", _ANNOUNCE),
     "write": StepKind("write", "decision", _WRITE),
     "end": StepKind("end", "end", _END),
 }
@@ -541,8 +596,17 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
         # the columns with something to say: a multiplier other than 1, or a fill order
         "cols": [{"name": c.name[lang], "mult": c.multiplier, "order": c.order} for c in model.columns
                  if c.multiplier != 1 or c.order != "free"],
+        # turn rules: a keep rule, dice that stay aside, a repeat's while, an announcement
+        "ruled": step.kind == "keep" and step.allowed is not None,
+        "locked": step.locked,
+        "condition": step.condition is not None,
+        "rule": step.rule[lang] if step.rule else "",
+        "optional": step.optional,
+        "acols": [c.name[lang] for c in model.columns if c.order == "announced"],
+        "announces": any(s.kind == "announce" for s in model.flow.walk()),
     }
-    if step.kind in ("keep", "write"):
+    facts["columns_text"] = _template(_COLUMNS[lang]).render(**facts).strip()
+    if step.kind in ("keep", "write", "announce"):
         facts["who"] = _template(kind.templates[lang]["who"]).render(**facts).strip()
     for part in ("often", "bound", "choice", "notes"):
         source = kind.templates[lang].get(part)

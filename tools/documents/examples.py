@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ...interpreter.actions import Keep, Stop, Write
+from ...interpreter.actions import Announce, Keep, Stop, Write
 from ...interpreter.dice import outcomes
 from ...interpreter.model import Model
 from ...interpreter.scoring import Scorer
@@ -24,7 +24,9 @@ SEEDS = range(40)  # the seeds tried for the example game and turn (the first th
 
 class SimplePlayer:
     """Keeps the dice of its most frequent face (the higher on a tie) and stops once a box whose
-    points do not depend on the faces can be written; writes where points plus bonus are highest."""
+    points do not depend on the faces can be written; writes where points plus bonus are highest.
+    Where a keep rule forbids its keep, it keeps the allowed dice nearest to it; it announces
+    nothing where it may (else the first box it may announce)."""
 
     def __init__(self, model: Model, fixed_boxes: frozenset[str]):
         self.model, self.fixed = model, fixed_boxes
@@ -33,6 +35,19 @@ class SimplePlayer:
         step = state.step()
         if step.kind == "write":
             return Write(max(state.write_choices(), key=lambda c: c.points + c.bonus).box)
+        if step.kind == "announce":
+            return state.legal_actions()[0]
+        action = self._wish(state, step)
+        legal = state.legal_actions()
+        if action in legal:
+            return action
+        wished = getattr(action, "dice", state.dice)
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        if not keeps:
+            return legal[0]
+        return max(keeps, key=lambda k: (sum(min(k.dice.count(f), wished.count(f)) for f in set(k.dice)), len(k.dice)))
+
+    def _wish(self, state: GameState, step):
         choices = state.scorer.choices(state.dice, state.sheets[state.player], state.roll_number)
         if step.can_stop and any(c.box in self.fixed and c.points > 0 for c in choices):
             return Stop()
@@ -223,4 +238,5 @@ def also_counts(model: Model, scorer: Scorer) -> list[tuple[str, str, tuple[int,
 
 def rerolls_kept_dice(model: Model) -> bool:
     """Whether a turn has two keeps or more, each choosing afresh from all dice (a kept die may be rolled again)."""
-    return _last_roll(model) >= 3 and any(s.kind == "keep" for s in model.flow.walk())
+    return _last_roll(model) >= 3 and any(s.kind == "keep" for s in model.flow.walk()) and not any(
+        s.kind == "keep" and s.locked for s in model.flow.walk())
