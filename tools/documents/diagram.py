@@ -255,7 +255,7 @@ def scoring_diagram(model: Model, lang: str) -> graphviz.Digraph:
     return g
 
 
-ORDER_MARKS = {"down": "↓", "up": "↑"}  # a column's fill order as a shape: the words are in the write step's note
+ORDER_MARKS = {"down": "↓", "up": "↑", "announced": "!"}  # a column's fill order as a shape: the words are in the write step's note
 
 
 def _section_table(model: Model, section, scorer: Scorer, lang: str) -> str:
