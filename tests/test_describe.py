@@ -67,7 +67,7 @@ def test_every_kind_of_the_schema_is_defined_once_with_a_role_and_a_look():
     kinds = set(schema()["$defs"]["step"]["properties"]["kind"]["enum"])
     assert kinds | {"end"} == set(STEP_KINDS)
     assert {k: STEP_KINDS[k].role for k in STEP_KINDS} == {
-        "repeat": "loop", "each_player": "loop", "roll": "chance", "keep": "decision", "write": "decision",
+        "repeat": "loop", "each_player": "loop", "roll": "chance", "keep": "decision", "announce": "decision", "write": "decision",
         "end": "end"}
     for kind in STEP_KINDS.values():
         assert kind.style is ROLE_STYLES[kind.role]
