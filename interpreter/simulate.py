@@ -24,7 +24,7 @@ from .actions import Roll
 @dataclass
 class Result:
     """One finished game: per player, the sheet, the bonuses, the total, and the rank; `finals` the
-    model's own final score (`Model.ranking`, e.g. Balut points), None for a model ranked by the total."""
+    model's own final score (`Model.ranking`, e.g. points earned per row), None for a model ranked by the total."""
 
     sheets: list[dict[str, int]]
     bonuses: list[dict[str, int]]

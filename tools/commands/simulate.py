@@ -88,8 +88,8 @@ def run(args) -> int:
     console = Console(highlight=False, markup=False)
     for s in summary:
         console.rule(_("{player} ({kind}): {games} games").format(player=s.player, kind=kind_name(s.kind, _), games=number(s.games, lang)))
-        # the grand total's figures; a model with its own final score (winner: score, e.g. Balut
-        # points) gets both, each line named
+        # the grand total's figures; a model with its own final score (winner: score, e.g. points
+        # per row) gets both, each line named
         scores = [(None, s.mean, s.stderr, s.stdev, s.percentiles)]
         if s.final is not None:
             f = s.final
