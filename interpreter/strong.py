@@ -3,10 +3,14 @@ of reach: it plans each turn exactly (the within-turn dynamic programming) again
 sheet that is the sum of exact values of parts of it.
 
 The parts: the whole sheet if it has at most `PART_STATES` states (then the bot plays optimally),
-else the model's sections (a section still too large is halved). Each part is solved
-exactly as a game of its own: only its boxes, one turn for each, boxes outside it open and empty
-(and, where the write rule would send a roll outside the part, any open box of the part may take
-it). Playing every part optimally on its own turns is a strategy for the real game and scores
+else each column of a sheet with columns (its boxes seen as that column sees them, its points and
+bonuses × the column's multiplier), else the model's sections (a part still too large is halved).
+Each part is solved exactly as a game of its own: only its units, one turn for each entry, units
+outside it open and empty (so a rule that needs other columns, as a bonus for filling a box in
+every column, never pays inside a part; and, where the write rule would send a roll outside the
+part, any open box of the part may take it). What a write scores now is the real rule's: from
+the whole sheet's Space where there is one, else from the engine's scorer (worked out once for the
+rolls whose points do not read the sheet). Playing every part optimally on its own turns is a strategy for the real game and scores
 the sum of the parts' values; the bot does better, because each roll goes to the part where it is
 worth most. Where one part is the whole sheet, the bot is the optimal player. Where the solver
 cannot read the model at all (`NotSolvable`), it plays like the greedy bot, so it is never weaker.
@@ -15,29 +19,50 @@ from __future__ import annotations
 
 import numpy as np
 
-from .abstraction import NotSolvable
+from .abstraction import NotSolvable, unit_ids
 from .model import Model
 from .players import PlannerBot
 from .solver import Limits, Space, Table, cache_key, solve, solved
 from .state import GameState
+from .writetable import encode
 
 PART_STATES = 2_000_000  # a part with more reachable states than this is split
 
 _PARTS: dict[str, list[tuple[Space, Table]]] = {}
 
 
+def _size(model: Model, units: list[str] | None) -> int | None:
+    """The reachable states of the whole sheet or a part (None: more than can even be counted)."""
+    try:
+        return sum(Space(model, units).level_counts())
+    except NotSolvable as refused:
+        if "states" in refused.message or "work" in refused.message:
+            return None  # refused for its size (`check_size`): too large to count cheaply
+        raise
+
+
 def parts(model: Model, max_states: int = PART_STATES) -> list[list[str]]:
-    """The boxes of each part: the whole sheet if it is small enough, else the sections, halved until each fits."""
-    if sum(Space(model).level_counts()) <= max_states:
-        return [list(model.boxes)]
+    """The units of each part: the whole sheet if it is small enough, else each column (on a sheet
+    with columns), its sections, halved until each fits."""
+    whole = _size(model, None)
+    if whole is not None and whole <= max_states:
+        return [unit_ids(model)]
+    columns = [[u for u in unit_ids(model) if model.targets[u].column == c.id] for c in model.columns] or [unit_ids(model)]
     out = []
-    todo = [list(s.boxes) for s in model.sections if s.boxes]
-    while todo:
-        boxes = todo.pop(0)
-        if len(boxes) > 1 and sum(Space(model, boxes).level_counts()) > max_states:
-            todo[:0] = [boxes[:len(boxes) // 2], boxes[len(boxes) // 2:]]
-        else:
-            out.append(boxes)
+    for column in columns:
+        size = _size(model, column) if len(columns) > 1 else whole
+        if size is not None and size <= max_states:
+            out.append(column)
+            continue
+        todo = [[u for u in column if model.targets[u].box in s.boxes] for s in model.sections]
+        todo = [t for t in todo if t]
+        while todo:
+            units = todo.pop(0)
+            size = _size(model, units)
+            if len(units) > 1 and (size is None or size > max_states):
+                todo[:0] = [units[:len(units) // 2], units[len(units) // 2:]]
+            else:
+                out.append(units)
     return out
 
 
@@ -47,11 +72,11 @@ def solved_parts(model: Model, progress=None, max_states: int = PART_STATES) -> 
     key = (cache_key(model), max_states)
     if key not in _PARTS:
         found = []
-        for boxes in parts(model, max_states):
-            if len(boxes) == len(model.boxes):
+        for units in parts(model, max_states):
+            if len(units) == len(unit_ids(model)):
                 found.append(solved(model, progress))
             else:
-                space = Space(model, boxes)
+                space = Space(model, units)
                 found.append((space, solve(model, progress, space, Limits())))
         _PARTS[key] = found
     return _PARTS[key]
@@ -63,43 +88,100 @@ class StrongBot(PlannerBot):
     def __init__(self, model: Model, progress=None, max_states: int = PART_STATES):
         super().__init__()
         self.model = model
+        self.full = None  # the real rules as a Space, where the whole sheet can be one (else the engine's scorer)
         try:
-            self.full = Space(model)  # the real rules: points, bonuses and what the write rule allows
             self.parts = solved_parts(model, progress, max_states)
+            try:
+                self.full = self.parts[0][0] if len(self.parts) == 1 else Space(model)
+            except NotSolvable:
+                pass
         except NotSolvable as refused:
-            self.full, self.parts, self.refused = None, [], refused  # plays like the greedy bot
+            self.parts, self.refused = [], refused  # plays like the greedy bot
         self.owner = {b: i for i, (space, _) in enumerate(self.parts) for b in space.boxes}
+        self._immediates: dict[int, _Immediate] = {}
 
     def value(self, sheet: dict[str, int]) -> float:
         """The bot's estimate of the points still to come on a sheet (at the start of a turn)."""
         total = 0.0
         for space, table in self.parts:
-            masks, feats = space.encode(sheet)
-            total += float(table.values[int(space.index(masks, feats)[0])])
+            mask, fvals = encode(space, sheet)
+            total += float(table.values[space.index(np.array([mask]), np.array([fvals]).reshape(1, -1))[0]])
         return total
 
     def write_table(self, state: GameState, roll_number: int | None = None):
-        if self.full is None:
+        if not self.parts:
             from .bots import GreedyBot
             return GreedyBot().write_table(state, roll_number)
         sheet = state.sheets[state.player]
-        masks, feats = self.full.encode(sheet)
-        mask, fvals = int(masks[0]), [int(x) for x in feats[0]]
         here = []
         for space, table in self.parts:
-            m, f = space.encode(sheet)
-            here.append((int(m[0]), [int(x) for x in f[0]], float(table.values[int(space.index(m, f)[0])])))
+            m, f = encode(space, sheet)
+            here.append((m, f, float(table.values[int(space.index(np.array([m]), np.array([f]).reshape(1, -1))[0])])))
         everything = sum(v for _, _, v in here)
-        open_boxes = [b for b in self.full.boxes if b not in sheet]
-        out = np.empty((len(open_boxes), len(self.full.tt.rolls)))
-        for row, b in enumerate(open_boxes):
+        targets, points, gains = self._immediate(state, sheet, roll_number)
+        out = np.empty((len(targets), len(gains[0]) if len(targets) else 0))
+        for row, b in enumerate(targets):
             i = self.owner[b]
             space, table = self.parts[i]
             pm, pf, now = here[i]
-            points, gain = self.full.outcomes(mask, fvals, b, roll_number)
             with np.errstate(invalid="ignore"):
-                out[row] = gain + np.nan_to_num(space.futures(pm, pf, table.values, b, points)) + (everything - now)
-        return open_boxes, out
+                out[row] = gains[row] + np.nan_to_num(space.futures(pm, pf, table.values, b, points[row])) + (everything - now)
+        return targets, out
+
+    def _immediate(self, state: GameState, sheet, roll_number):
+        """(writable targets, raw points (B, R), real gains (B, R): points × column multiplier +
+        write bonus, -inf where refused), from the full Space where there is one, else the scorer."""
+        if self.full is not None:
+            mask, fvals = encode(self.full, sheet)
+            targets = [b for b in self.full.boxes if self.full.writable(mask, b)]
+            rows = [self.full.outcomes(mask, fvals, b, roll_number) for b in targets]
+            return targets, [p for p, _ in rows], [g for _, g in rows]
+        rn = roll_number or self.parts[0][0].last_roll
+        if rn not in self._immediates:
+            self._immediates[rn] = _Immediate(self.model, self.parts[0][0].tt, rn)
+        return self._immediates[rn].table(state.scorer, sheet)
 
     def roll_dependent(self, state: GameState) -> bool:
-        return self.full.roll_dependent if self.full is not None else super().roll_dependent(state)
+        return self.parts[0][0].roll_dependent if self.parts else super().roll_dependent(state)
+
+
+class _Immediate:
+    """What writing each roll into each target gives now, by the engine's scorer: worked out once for
+    the (target, roll) pairs whose points do not read the sheet, per decision for the few that do."""
+
+    def __init__(self, model: Model, tt, roll_number: int):
+        from .scoring import Scorer
+        self.scorer = scorer = Scorer.for_model(model)
+        self.step = next(s for s in model.flow.walk() if s.kind == "write")
+        self.rn, self.tt = roll_number, tt
+        self.targets = list(model.targets)
+        at = {t: i for i, t in enumerate(self.targets)}
+        T, R = len(self.targets), len(tt.rolls)
+        self.points = np.zeros((T, R), dtype=np.int64)
+        self.gains = np.full((T, R), -np.inf)
+        self.dynamic: dict[int, list[int]] = {}  # target -> rolls whose option reads the sheet
+        mult = scorer.multiplier
+        for r, dice in enumerate(tt.rolls):
+            _, plan = scorer.write_plan(dice, {}, roll_number, self.step)
+            for t, option in plan.items():
+                if option is None:  # (the scorer's mark for an option that reads the sheet)
+                    self.dynamic.setdefault(at[t], []).append(r)
+                else:
+                    choice = option[0]
+                    self.points[at[t], r] = choice.points
+                    self.gains[at[t], r] = choice.points * mult[t] + choice.bonus
+
+    def table(self, scorer, sheet):
+        """(writable targets, raw points (B, R), gains (B, R): points × multiplier + write bonus, -inf if refused)."""
+        rows = [i for i, t in enumerate(self.targets) if scorer.is_open(t, sheet) and scorer.order_allows(t, sheet)]
+        points, gains = self.points[rows], self.gains[rows]
+        for row, i in enumerate(rows):
+            for r in self.dynamic.get(i, ()):
+                t = self.targets[i]
+                option = scorer._option(scorer.context(self.tt.rolls[r], sheet, t, self.rn), t, self.step)
+                if option is None:
+                    points[row, r], gains[row, r] = 0, -np.inf
+                else:
+                    points[row, r] = option[0].points
+                    gains[row, r] = option[0].points * scorer.multiplier[t] + option[0].bonus
+        return [self.targets[i] for i in rows], points, gains

@@ -275,6 +275,18 @@ def test_an_optimal_seat_plays_greedily_until_solved_and_the_page_never_waits(db
         release.set()
 
 
+def test_a_strong_seat_plays_greedily_until_its_player_is_ready(db, tmp_path, monkeypatch):
+    """The strong player's parts are solved off the event loop, once per variant; the seat plays
+    greedily until then and the page never waits."""
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    with serve(db) as c:
+        t = create(c, seats=(("Ann", "human"), ("s", "strong")), model="yacht")
+        assert t["state"]["stand_in"] == [1]
+        assert wait_for(c, t["table"], lambda s: not s["stand_in"], timeout=120)["stand_in"] == []
+        r = c.post("/api/tables", json={"model": "yacht", "seats": [{"name": "x", "kind": "cheater"}]})
+        assert r.status_code == 422 and "strong" in r.json()["error"] + r.json().get("hint", "")
+
+
 # exactly-once moves -------------------------------------------------------------------------------------
 
 def test_a_move_sent_twice_is_carried_out_once(db):

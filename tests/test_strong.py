@@ -88,3 +88,27 @@ def test_where_the_solver_cannot_read_the_model_the_strong_bot_plays_like_greedy
     game = Game(model, [Seat("cpu", "strong")], seed=2)
     while not game.state.is_terminal():
         game.advance()
+
+
+def test_on_a_sheet_with_columns_each_column_is_a_part_counted_with_its_multiplier():
+    """Triple Yahtzee (2^39 sheets): each column alone is the Yahtzee sheet without the Joker and the
+    Yahtzee bonus (they need all three columns), so its value is Glenn's 245.87 × the column's factor."""
+    model = load_model("triple_yahtzee")
+    assert parts(model) == [[t for t in model.targets if t.endswith("@" + c.id)] for c in model.columns]
+    bot = StrongBot(model)
+    values = [table.expected_score for _, table in bot.parts]
+    assert values == pytest.approx([245.870775 * m for m in (1, 2, 3)], abs=1e-5)
+    assert [f.name for space, _ in bot.parts for f in space.feats] == ["upper@single", "upper@double", "upper@triple"]
+    assert bot.value({}) == pytest.approx(sum(values))
+
+
+def test_the_strong_bot_beats_greedy_by_far_on_triple_yahtzee():
+    from rulebook.interpreter.simulate import run_games, summarize
+    model = load_model("triple_yahtzee")
+    means = {}
+    for kind in ("greedy", "strong"):
+        seats = [Seat("a", kind)]
+        (s,) = summarize(model, seats, run_games(model, seats, 30, 5, engine="game"))
+        means[kind] = s
+    gap = means["strong"].mean - means["greedy"].mean
+    assert gap > 3 * (means["strong"].stderr ** 2 + means["greedy"].stderr ** 2) ** 0.5

@@ -39,7 +39,7 @@ log = logging.getLogger("rulebook.serve")
 FORMAT = 1
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,40}")
 NAME_MAX = 24
-SEAT_KINDS = ("human", "greedy", "random", "optimal")
+SEAT_KINDS = ("human", "greedy", "random", "optimal", "strong")
 MAX_PACE_MS = 5000
 MAX_SEED = 2**63
 MAX_TURN_SECONDS = 3600
@@ -255,8 +255,8 @@ SPEC_FIELDS = ("model", "options", "seats", "seed", "pace_ms", "claim", "private
 
 
 def _game(model: Model, seats: list[SeatInfo], seed: int) -> Game:
-    """The engine's game; an optimal seat starts with a greedy player (see Tables._seat_optimal)."""
-    return Game(model, [Seat(s.name, "greedy" if s.kind == "optimal" else s.kind) for s in seats], seed)
+    """The engine's game; an optimal or strong seat starts with a greedy player (see Tables._seat_optimal)."""
+    return Game(model, [Seat(s.name, "greedy" if s.kind in ("optimal", "strong") else s.kind) for s in seats], seed)
 
 
 def _bool(spec: dict[str, Any], key: str, default: bool) -> bool:
@@ -364,6 +364,8 @@ class Tables:
         self._stopping = False
         self._background: list[asyncio.Task] = []
         self._stand_in = GreedyBot()  # plays for a person whose time ran out
+        self._strong: dict[tuple, asyncio.Future] = {}  # variant -> its strong player's solved parts
+        self._strong_limiter = anyio.CapacityLimiter(1)  # one variant's parts solved at a time
         self.copy_source = None  # workshop copies: copy id -> YAML text (set by the workshop)
 
     # models -----------------------------------------------------------------------
@@ -413,6 +415,34 @@ class Tables:
             table._snap = None
             if announce:
                 self._commit(table, force=True)
+
+    async def _seat_strong(self, table: Table) -> None:
+        """Give the table's strong seats the strong player (its parts solved once per variant, one
+        variant at a time, off the event loop), playing greedily until then."""
+        seats = [i for i, s in enumerate(table.seats) if s.kind == "strong"]
+        if seats:
+            table.stand_in |= set(seats)
+            self._spawn(self._strong_ready(table, seats))
+
+    async def _strong_ready(self, table: Table, seats: list[int]) -> None:
+        from ...interpreter.strong import StrongBot, solved_parts
+        key = (table.model_name, tuple(sorted(table.options.items())))
+        job = self._strong.get(key)
+        if job is None:
+            job = self._strong[key] = asyncio.ensure_future(
+                anyio.to_thread.run_sync(solved_parts, table.model, limiter=self._strong_limiter))
+        try:
+            await asyncio.shield(job)
+            bot = await anyio.to_thread.run_sync(StrongBot, table.model)  # (its parts are solved: quick)
+        except Exception:  # noqa: BLE001 - the greedy stand-in plays on
+            log.exception("table %s: the strong player cannot be made", table.id)
+            return
+        async with table.lock:
+            for i in seats:
+                table.game.bots[i] = bot
+            table.stand_in -= set(seats)
+            table._snap = None
+            self._commit(table, force=True)
 
     def _spawn(self, coro) -> None:
         if self._stopping:
@@ -509,6 +539,7 @@ class Tables:
             return self._tables[table_id]
         self._tables[table_id] = table
         await self._seat_optimal(table)
+        await self._seat_strong(table)
         return table
 
     def _restore(self, table_id: str, data: dict[str, Any]) -> Table:
@@ -643,6 +674,7 @@ class Tables:
         self._evict()
         self._tables[table_id] = table
         await self._seat_optimal(table)
+        await self._seat_strong(table)
         async with table.lock:
             self._roll_pending(table)
             self._commit(table)

@@ -21,6 +21,7 @@ def kind_names(lang: str) -> dict[str, str]:
         "greedy": _("Computer (greedy)"),
         "random": _("Computer (random)"),
         "optimal": _("Computer (optimal)"),
+        "strong": _("Computer (strong)"),
     }
 
 
