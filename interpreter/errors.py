@@ -42,9 +42,31 @@ class Message:
         return self.render()
 
 
+@dataclass(frozen=True)
+class Number:
+    """A number in a message, written as people write numbers in the language it is shown in
+    (57,507,840 / 57.507.840; 680.0 / 680,0)."""
+
+    value: float
+    decimals: int = 0
+
+    def render(self, lang: str = "en") -> str:
+        pattern = "#,##0" + ("." + "0" * self.decimals if self.decimals else "")
+        try:
+            from babel.numbers import format_decimal
+            return format_decimal(self.value, format=pattern, locale=lang)
+        except Exception:  # noqa: BLE001 - an unknown language: as in English
+            return f"{self.value:,.{self.decimals}f}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
 def _value(value: Any, gettext: Gettext, lang: str) -> Any:
     if isinstance(value, Message):
         return value.render(gettext, lang)
+    if isinstance(value, Number):
+        return value.render(lang)
     if isinstance(value, dict) and "en" in value:
         return value.get(lang) or value["en"]
     return value

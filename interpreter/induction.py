@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernel, kernelplan, tablefile
 from .abstraction import NotSolvable
-from .errors import Message, RulebookError
+from .errors import Message, Number, RulebookError
 
 if TYPE_CHECKING:
     from .solver import Space, Table
@@ -143,12 +143,24 @@ def _seconds_per_state(space: "Space", k: int) -> float:
 
 
 def duration_message(seconds: float) -> Message:
-    """A duration to show a person, in the unit that suits it."""
+    """A duration to show a person, in the unit that suits it (its number in the reader's language)."""
     if seconds < 90:
-        return Message("{n} s", {"n": f"{seconds:,.0f}"})
+        return Message("{n} s", {"n": Number(round(seconds))})
     if seconds < 5400:
-        return Message("{n} minutes", {"n": f"{seconds / 60:,.0f}"})
-    return Message("{n} hours", {"n": f"{seconds / 3600:,.1f}"})
+        return Message("{n} minutes", {"n": Number(round(seconds / 60))})
+    return Message("{n} hours", {"n": Number(seconds / 3600, 1)})
+
+
+_UNITS = (Message("{n} bytes"), Message("{n} KB"), Message("{n} MB"), Message("{n} GB"), Message("{n} TB"))
+
+
+def size_message(n: float) -> Message:
+    """A size to show a person (its number in the reader's language)."""
+    for i, unit in enumerate(_UNITS):
+        if n < 1024 or i == len(_UNITS) - 1:
+            return Message(unit.text, {"n": Number(n, 1 if i else 0)})
+        n /= 1024
+    raise AssertionError
 
 
 def refuse_beyond(space: "Space", est: Estimate, limits: Limits) -> None:
@@ -164,8 +176,9 @@ def refuse_beyond(space: "Space", est: Estimate, limits: Limits) -> None:
         work = est.states * (R * space.n + K * space.model.faces * max(space.rerolls, 1))
         if work > budget().solver_work:
             raise NotSolvable("the solver would do {work} steps of work ({states} states, {per_state} each); the limit is "
-                              "{limit}", space.model.flow.pos, hint_for("solver_work"), work=f"{work:,}",
-                              states=est.states, per_state=work // max(est.states, 1), limit=budget().solver_work)
+                              "{limit}", space.model.flow.pos, hint_for("solver_work"), work=Number(work),
+                              states=Number(est.states), per_state=Number(work // max(est.states, 1)),
+                              limit=Number(budget().solver_work))
     if not over:
         return
     hint = (Message("to solve it anyway, use {flags} (or keep the cache on, so the table lives on disk)")
@@ -174,10 +187,10 @@ def refuse_beyond(space: "Space", est: Estimate, limits: Limits) -> None:
                       "quantities): a table of {table} and {memory} of memory, about {time} on {jobs} core(s); "
                       "the limits are {max_states} states and {limit} of memory",
                       space.model.flow.pos, Message(hint.text, {"flags": " ".join(over)}),
-                      states=f"{est.states:,}", boxes=est.boxes, values=f"{est.feature_values:,}",
-                      table=size(est.table_bytes), memory=size(est.memory_bytes),
+                      states=Number(est.states), boxes=est.boxes, values=Number(est.feature_values),
+                      table=size_message(est.table_bytes), memory=size_message(est.memory_bytes),
                       time=duration_message(est.seconds) if est.seconds else Message("an unknown time"),
-                      jobs=est.jobs, max_states=f"{limits.states:,}", limit=size(limits.memory))
+                      jobs=est.jobs, max_states=Number(limits.states), limit=size_message(limits.memory))
 
 
 class Interrupted(RulebookError):
@@ -380,7 +393,7 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         if cp is not None:
             solved = sum(counts[k] for k in cp.done)
             raise Interrupted(Message("interrupted with {open} boxes open; {saved} of {total} states are saved in {path}",
-                                      {"open": space.n - layer, "saved": f"{solved:,}", "total": f"{sum(counts):,}",
+                                      {"open": space.n - layer, "saved": Number(solved), "total": Number(sum(counts)),
                                        "path": str(cp.npy)}),
                               hint=Message("run the same command again to resume")) from None
         raise Interrupted(Message("interrupted; nothing was saved (the cache was off)")) from None

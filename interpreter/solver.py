@@ -23,7 +23,7 @@ from .abstraction import (SENTINEL, Explorer, representative, Feature, NotSolvab
 from .dsl.compiler import Context
 from . import induction, tablefile
 from .induction import MAX_STATES, Estimate, Limits  # noqa: F401 (MAX_STATES re-exported)
-from .errors import RulebookError
+from .errors import Message, Number, RulebookError
 from .limits import hint_for, limits
 from .model import Model
 from .players import PlannerBot
@@ -64,19 +64,20 @@ def check_size(model: Model, boxes: int, sizes: list[int], rerolls: int, feats: 
     if states > budget.solver_states and not countable:
         raise NotSolvable("the solver would need up to {states} states ({boxes} boxes, {values} values of the tracked "
                           "sheet quantities); the limit is {limit} states", model.flow.pos, hint_for("solver_states"),
-                          states=_short(states), boxes=boxes, values=_short(math.prod(sizes)), limit=budget.solver_states)
+                          states=_short(states), boxes=boxes, values=_short(math.prod(sizes)),
+                          limit=Number(budget.solver_states))
     rolls = math.comb(model.n_dice + model.faces - 1, model.n_dice)
     keeps = math.comb(model.n_dice + model.faces, model.n_dice)
     per_state = rolls * boxes + keeps * model.faces * max(rerolls, 1)
     if states * per_state > budget.solver_work and not countable:
         raise NotSolvable("the solver would do {work} steps of work ({states} states, {per_state} each); the limit is "
                           "{limit}", model.flow.pos, hint_for("solver_work"), work=_short(states * per_state),
-                          states=states, per_state=per_state, limit=budget.solver_work)
+                          states=_short(states), per_state=Number(per_state), limit=Number(budget.solver_work))
 
 
-def _short(n: int) -> str:
-    """A count for a message: 1,234,567 or, past 15 digits, about 10^N."""
-    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
+def _short(n: int) -> Number | Message:
+    """A count for a message: 1,234,567 (as the reader's language writes it) or, past 15 digits, about 10^N."""
+    return Number(n) if n < 10**15 else Message("about 10^{n}", {"n": len(str(n)) - 1})
 
 
 class Space:

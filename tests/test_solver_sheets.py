@@ -57,3 +57,11 @@ def test_the_simulated_optimal_player_scores_the_solved_grand_total():
     results = run_games(model, [Seat("a", "optimal")], games=150, seed=3, engine="game")
     (s,) = summarize(model, [Seat("a", "optimal")], results)
     assert abs(s.mean - BALUT) < 3 * s.stderr
+
+
+@pytest.mark.parametrize("lang, states, table", [("en", "536,448", "8.0 MB"), ("de", "536.448", "8,0 MB"),
+                                                  ("nl", "536.448", "8,0 MB")])
+def test_the_refusal_writes_its_numbers_as_the_language_does(cli, lang, states, table):
+    code, out, err = cli("solve", "yahtzee", "--max-states", "1000", "--no-cache", "--lang", lang)
+    assert code == 2 and f" {states} " in err and f" {table} " in err and " 1000 " not in err
+    assert "--max-states 536448" in err  # a flag to type stays as the command line takes it
