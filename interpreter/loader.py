@@ -116,7 +116,7 @@ def load_source(source: str, file: str, options: dict[str, str] | None = None, v
         errors = _schema_errors(data, file)
         if errors:
             raise ErrorList(errors)
-        model = _Builder(data, file, source, options or {}).build()
+        model = _build(data, file, source, options)
         if marker is not None:
             try:
                 marker.parent.mkdir(parents=True, exist_ok=True)
@@ -124,20 +124,27 @@ def load_source(source: str, file: str, options: dict[str, str] | None = None, v
             except OSError:
                 pass  # no note, no harm: the schema is checked again next time
         return model
-    return _Builder(data, file, source, options or {}).build()
+    return _build(data, file, source, options)
+
+
+def _build(data: Node, file: str, source: str, options: dict[str, str] | None) -> Model:
+    """Build the model; its expressions' trees come from (and new ones go to) the tree cache."""
+    from .dsl import parser, treecache
+    known = treecache.load(source)
+    with parser.recording() as (trees, fresh):
+        model = _Builder(data, file, source, options or {}).build()
+    if fresh[0]:
+        treecache.save(source, {**known, **trees})
+    return model
 
 
 def _valid_marker(source: str) -> Path | None:
     """The file whose presence says this text passed this schema ($RULEBOOK_CACHE or the user's
     cache directory; None if there is none)."""
-    import os
-    folder = os.environ.get("RULEBOOK_CACHE")
-    if not folder:
-        try:
-            from platformdirs import user_cache_dir
-        except ImportError:
-            return None
-        folder = user_cache_dir("rulebook")
+    from .cachedir import folder as cache_folder
+    folder = cache_folder()
+    if folder is None:
+        return None
     digest = hashlib.sha256(_schema_bytes() + b"\0" + source.encode("utf-8")).hexdigest()[:32]
     return Path(folder) / "valid-models" / digest
 

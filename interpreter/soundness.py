@@ -14,10 +14,15 @@ model is then not checked for (1).
 """
 from __future__ import annotations
 
+import hashlib
+from dataclasses import astuple
+from functools import lru_cache
 from math import prod
+from pathlib import Path
 
 from .dice import multisets
 from .errors import Message, ModelError, RulebookError
+from .limits import limits
 from .model import Model, Step
 
 
@@ -25,16 +30,60 @@ _CHECKED: dict[tuple, list[RulebookError]] = {}  # the same text and options pro
 
 
 def check_soundness(model: Model) -> list[RulebookError]:
-    """The problems found (an empty list: the flow is sound)."""
-    key = (model.path, model.hash, tuple(sorted((k, str(v)) for k, v in model.option_values.items())))
+    """The problems found (an empty list: the flow is sound).
+
+    A model text found sound with the same options by the same code before is not checked again:
+    that is noted in the cache folder (`_sound_marker`), like the schema check (loader.py).
+    """
+    options = tuple(sorted((k, str(v)) for k, v in model.option_values.items()))
+    key = (model.path, model.hash, options)
     if key not in _CHECKED:
-        errors = _check_counts(model)
-        if not errors:
-            errors = _check_writes(model)
+        marker = _sound_marker(model, options)
+        if marker is not None and marker.exists():
+            errors = []
+        else:
+            errors = _check_counts(model)
+            if not errors:
+                errors = _check_writes(model)
+            if not errors and marker is not None:
+                try:
+                    marker.parent.mkdir(parents=True, exist_ok=True)
+                    marker.touch()
+                except OSError:
+                    pass  # no note, no harm: checked again next time
         if len(_CHECKED) > 256:
             _CHECKED.clear()
         _CHECKED[key] = errors
     return list(_CHECKED[key])
+
+
+# The code whose answer a marker records: this check, scoring, the dice and the scoring language.
+_CODE = ("soundness.py", "scoring.py", "dice.py", "model.py", "loader.py", "limits.py",
+         "dsl/compiler.py", "dsl/builtins.py", "dsl/parser.py", "dsl/ast.py", "dsl/grammar.lark")
+
+
+def _sound_marker(model: Model, options: tuple) -> "Path | None":
+    """The file whose presence says this text, with these options, passed this code's check."""
+    from .cachedir import folder
+    where = folder()
+    if where is None:
+        return None
+    digest = hashlib.sha256(_code_hash() + repr((options, astuple(limits()))).encode()
+                            + model.source.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return where / "sound-models" / digest
+
+
+@lru_cache(maxsize=1)
+def _code_hash() -> bytes:
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in _CODE:
+        try:
+            h.update((here / name).read_bytes())
+        except OSError:
+            h.update(b"?")
+        h.update(b"\0")
+    return h.digest()
 
 
 def writes_per_player(model: Model) -> int | None:

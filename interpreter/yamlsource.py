@@ -137,7 +137,7 @@ _FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 def _scalar(file: str, node: ScalarNode, source: str) -> Any:
     value = node.value
-    if node.style is None:  # plain: resolve by YAML 1.2 core rules
+    if not node.style:  # plain (None from Python's parser, '' from libyaml): resolve by YAML 1.2 core rules
         if _NULL.match(value):
             return None
         if _BOOL.match(value):
@@ -160,6 +160,22 @@ def _scalar(file: str, node: ScalarNode, source: str) -> Any:
     return text
 
 
+def _bounded_compose(loader, compose, parent, index):
+    """`compose(loader, parent, index)` (PyYAML's composer), counting values and nesting first."""
+    loader.count += 1
+    loader.depth += 1
+    try:
+        if loader.count > loader.budget.yaml_nodes:
+            raise ModelError("the file has more than {limit} values", loader._here(),
+                             hint_for("yaml_nodes"), limit=loader.budget.yaml_nodes)
+        if loader.depth > loader.budget.yaml_depth:
+            raise ModelError("the file is nested more than {limit} levels deep", loader._here(),
+                             hint_for("yaml_depth"), limit=loader.budget.yaml_depth)
+        return compose(loader, parent, index)
+    finally:
+        loader.depth -= 1
+
+
 class _BoundedLoader(yaml.SafeLoader):
     """PyYAML's safe loader, counting values and nesting *while* it composes (not after)."""
 
@@ -169,18 +185,7 @@ class _BoundedLoader(yaml.SafeLoader):
         self.budget = limits()
 
     def compose_node(self, parent, index):
-        self.count += 1
-        self.depth += 1
-        try:
-            if self.count > self.budget.yaml_nodes:
-                raise ModelError("the file has more than {limit} values", self._here(),
-                              hint_for("yaml_nodes"), limit=self.budget.yaml_nodes)
-            if self.depth > self.budget.yaml_depth:
-                raise ModelError("the file is nested more than {limit} levels deep", self._here(),
-                              hint_for("yaml_depth"), limit=self.budget.yaml_depth)
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+        return _bounded_compose(self, yaml.SafeLoader.compose_node, parent, index)
 
     def _here(self) -> Pos:
         return _mark_pos(self.file, self.peek_event().start_mark)
@@ -250,12 +255,82 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ModelError:
     return ModelError(message, pos, hint)
 
 
+try:  # libyaml's scanner and parser, when PyYAML was built with it (about 10x faster than Python's)
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    _CParser = None
+
+if _CParser is not None:
+    from yaml.composer import Composer
+    from yaml.events import ScalarEvent
+    from yaml.resolver import Resolver
+
+    class _AskPython(Exception):
+        """The text is one libyaml reads differently: the Python loader reads it."""
+
+    class _FastBoundedLoader(_CParser, Composer, Resolver):
+        """libyaml's events composed by PyYAML's Python composer, so that values and nesting are
+        counted *while* composing, exactly as `_BoundedLoader` does (libyaml's own composer could
+        not be bounded). Used only where it succeeds: any problem is reported by the Python loader."""
+
+        def __init__(self, stream: str, file: str):
+            _CParser.__init__(self, stream)
+            Resolver.__init__(self)
+            Composer.__init__(self)
+            self.file, self.count, self.depth = file, 0, 0
+            self.budget = limits()
+
+        def compose_node(self, parent, index):
+            event = self.peek_event()
+            if isinstance(event, ScalarEvent) and not event.value and not event.style:
+                raise _AskPython  # an empty value: libyaml places it at the next token, Python after the ':'
+            return _bounded_compose(self, Composer.compose_node, parent, index)
+
+        _here = _BoundedLoader._here
+
+        def get_single_node(self):
+            return Composer.get_single_node(self)
+
+
+# Texts libyaml reads differently (found by comparing both over mutated models): its positions skip a
+# byte-order mark, and it takes tabs and a '?' ending a plain scalar in a flow where Python refuses them.
+_PYTHON_ONLY = ("\ufeff", "\t", "?")
+
+
+def _fast_root(source: str, file: str) -> yaml.Node | None:
+    """The composed root by libyaml, or None where libyaml is missing or finds any problem (then the
+    Python loader reads the text and says what is wrong in its own words, as it always has)."""
+    if _CParser is None or any(ch in source for ch in _PYTHON_ONLY):
+        return None
+    loader = None
+    try:
+        loader = _FastBoundedLoader(source, file)
+        root = loader.get_single_node()
+    except Exception:  # noqa: BLE001 - a refusal, a syntax error, text libyaml cannot encode: ask Python
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return root
+
+
 def load_yaml(source: str, file: str) -> Any:
     """Parse YAML text into positioned Nodes, Seqs and Texts; any problem is a ModelError."""
     budget = limits()
     if len(source) > budget.file_bytes:
         raise ModelError("the file has {size} characters; the limit is {limit}", Pos(file, 1, 1),
                       hint_for("file_bytes"), size=len(source), limit=budget.file_bytes)
+    root = _fast_root(source, file)
+    if root is None:
+        root = _python_root(source, file)
+    try:
+        return _Builder(file, source).build(root)
+    except RecursionError:
+        raise ModelError("the file is nested too deeply", Pos(file, 1, 1)) from None
+
+
+def _python_root(source: str, file: str) -> yaml.Node:
+    """The composed root by PyYAML's Python loader, counting values and depth as it goes."""
     loader = None
     try:
         loader = _BoundedLoader(source, file)  # the reader already refuses unprintable characters here
@@ -276,10 +351,7 @@ def load_yaml(source: str, file: str) -> Any:
             loader.dispose()
     if root is None:
         raise ModelError("the file is empty", Pos(file, 1, 1))
-    try:
-        return _Builder(file, source).build(root)
-    except RecursionError:
-        raise ModelError("the file is nested too deeply", Pos(file, 1, 1)) from None
+    return root
 
 
 def position_of(data: Any, path: list[str | int]) -> Pos | None:

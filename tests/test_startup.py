@@ -36,8 +36,73 @@ def test_help_imports_no_numpy_jsonschema_rich_or_lark(tmp_path):
 
 def test_score_imports_neither_numpy_nor_jsonschema_once_the_model_was_seen(tmp_path):
     args = ["score", "yahtzee", "--dice", "2,2,4,3,4", "--json"]
-    assert "jsonschema" in _imported(args, tmp_path)  # the first time the schema is checked
-    assert _imported(args, tmp_path).isdisjoint({"numpy", "jsonschema"})
+    assert {"jsonschema", "lark"} <= _imported(args, tmp_path)  # the first time: schema checked, text parsed
+    assert _imported(args, tmp_path) == set()  # then: no schema check, the trees from the cache, no numpy
+    assert _imported(args[:-1], tmp_path) == set()  # the table is drawn without rich
+
+
+def test_the_score_table_looks_as_rich_draws_it(tmp_path):
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from rulebook.tools.terminal.plaintable import render
+    rows = [["Ones", "0", ""], ["Große Straße", "40", "100"], ["(no open box may take these dice)", "", ""]]
+    table = Table(title="Yahtzee: 2 2 4 3 4")
+    for i, name in enumerate(["Box", "Points", "Write bonus"]):
+        table.add_column(name, justify="right" if i else "left")
+    for row in rows:
+        table.add_row(*row)
+    out = io.StringIO()
+    Console(file=out, width=200, highlight=False, markup=False, color_system=None).print(table)
+    ours = render("Yahtzee: 2 2 4 3 4", ["Box", "Points", "Write bonus"], rows, right={1, 2})
+    assert ours.splitlines() == [line.rstrip("\n") for line in out.getvalue().splitlines()]
+    ascii_table = render("T", ["Box"], [["Ones"]], encoding="ascii")
+    assert ascii_table.encode("ascii") and "| Ones |" in ascii_table
+
+
+def test_libyaml_reads_every_file_as_the_python_loader_does(monkeypatch):
+    """The C loader is only a faster way to the same result: positions, texts, numbers, refusals."""
+    from rulebook.interpreter import yamlsource
+    from rulebook.interpreter.errors import RulebookError
+    from rulebook.interpreter.limits import Limits, set_limits
+
+    def dump(x):
+        if isinstance(x, yamlsource.Node):
+            return ("map", x.pos, [(k, x.key_pos[k], x.value_pos[k], dump(v)) for k, v in x.items()])
+        if isinstance(x, yamlsource.Seq):
+            return ("seq", x.pos, x.item_pos, [dump(v) for v in x])
+        if isinstance(x, yamlsource.Text):
+            return ("text", str(x), x.pos, x.raw, x.at(len(x) // 2))
+        return (type(x).__name__, x)
+
+    def both(text: str):
+        out = []
+        for fast in (True, False):
+            if not fast:
+                monkeypatch.setattr(yamlsource, "_fast_root", lambda source, file: None)
+            try:
+                out.append(dump(load_yaml(text, "f.yaml")))
+            except RulebookError as exc:
+                out.append(("refused", str(exc)))
+            monkeypatch.undo()
+        return out
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(ROOT.rglob("*.yaml")) if ".venv" not in p.parts]
+    texts += ["a: 'it''s'\nb: \"\\u00e9t\\xe9\"\nc: |\n  Straße\n  zwei\nd: >-\n  een\n  twee\n",
+              "a: [1, 2\n", "\ufeffa: 1\nb: Über\n", "a: &x [1, *x]\n", "[" * 5000 + "]" * 5000,
+              "a: " + "9" * 40 + "\n", "a: 1\na: 2\n", "", "a: \"x\\x01\"\n", "a:\tb\n", "- a\n- b: c\n  d: e\n"]
+    assert yamlsource._fast_root(texts[0], "f.yaml") is not None  # libyaml is there and used
+    for text in texts:
+        fast, python = both(text)
+        assert fast == python, text[:80]
+    set_limits(Limits(yaml_nodes=50))
+    try:
+        fast, python = both("\n".join(f"- {i}" for i in range(100)))
+        assert fast == python and "more than 50 values" in fast[1]
+    finally:
+        set_limits(Limits())
 
 
 def test_the_schema_is_checked_once_per_text(tmp_path, monkeypatch):
@@ -100,3 +165,58 @@ def test_pages_read_each_model_once_and_keep_compiled_templates(tmp_path, monkey
     finally:
         pages._bytecode_cache.cache_clear()
         pages.environment.cache_clear()
+
+
+def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
+    from rulebook.interpreter.dsl import parser, treecache
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    parsed = []
+    real = parser._parse
+    monkeypatch.setattr(parser, "_parse", lambda text: parsed.append(text) or real(text))
+    text = (ROOT / "rules" / "yacht.yaml").read_text(encoding="utf-8").replace("id: yacht", "id: yacht_trees", 1)
+    parser._memos.clear()
+    first = loader.load_source(text, "t.yaml")
+    assert parsed  # parsed once …
+    file = treecache.path(text)
+    assert file.parent == tmp_path / "dsl-trees" and file.exists()
+    kept = json.loads(file.read_text(encoding="utf-8"))["trees"]
+    assert set(kept) == set(parsed)
+    parsed.clear()
+    parser._memos.clear()  # a new run: only the file knows the trees
+    again = loader.load_source(text, "t.yaml")
+    assert parsed == []  # … and read back from the file
+    from rulebook.interpreter.dice import multisets
+    from rulebook.interpreter.scoring import Scorer
+    rolls = multisets(5, 6)
+    assert [Scorer(first).choices(list(r), {}) for r in rolls] == [Scorer(again).choices(list(r), {}) for r in rolls]
+    some = next(iter(kept))
+    for damage in (b"{not json", json.dumps({"key": treecache.key(text), "trees": {some: ["number", 1]}}).encode(),
+                   json.dumps({"key": treecache.key(text), "trees": {some: ["evil", None, 0, 0, []]}}).encode(),
+                   json.dumps({"key": "0" * 64, "trees": kept}).encode()):
+        file.write_bytes(damage)
+        parsed.clear()
+        parser._memos.clear()
+        loader.load_source(text, "t.yaml")
+        assert parsed, damage  # not trusted: parsed again …
+        assert json.loads(file.read_text(encoding="utf-8"))["trees"] == kept  # … and written anew
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dsl-trees", "sound-models", "valid-models"]
+
+
+def test_a_model_found_sound_is_not_checked_again(tmp_path, monkeypatch):
+    from rulebook.interpreter import soundness
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    calls = []
+    real = soundness._check_writes
+    monkeypatch.setattr(soundness, "_check_writes", lambda model: calls.append(model.id) or real(model))
+    text = (ROOT / "rules" / "yahtzee.yaml").read_text(encoding="utf-8").replace("id: yahtzee", "id: ysound", 1)
+    loader.load_source(text, "s.yaml")
+    assert calls == ["ysound"]
+    soundness._CHECKED.clear()  # a new run
+    loader.load_source(text, "s.yaml")
+    assert calls == ["ysound"]  # the note says it is sound
+    loader.load_source(text, "s.yaml", {"joker": "free"})
+    assert calls == ["ysound", "ysound"]  # other options: checked
+    soundness._CHECKED.clear()
+    broken = text.replace("id: ysound", "id: ysound2", 1)
+    loader.load_source(broken, "s.yaml")
+    assert calls[-1] == "ysound2"  # another text: checked

@@ -78,7 +78,7 @@ def build_parser(only: str | None = None, lang: str = "en") -> argparse.Argument
     parser.add_argument("--lang", dest="global_lang", default=None, metavar="LANG",
                         help="language of everything printed: en, de or nl (default: RULEBOOK_LANG, "
                              "then LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
-    parser.add_argument("--version", action="version", version=f"rulebook {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=parser_class)
     for name, (module, help_text) in COMMANDS.items():
         help_text = gettext(help_text)
@@ -181,6 +181,18 @@ _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 def printable(text: str) -> str:
     """Text with control characters (ESC, OSC …) and lone surrogates shown as escapes, never obeyed."""
     return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), text)
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: the installed version, looked up only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser._print_message(f"rulebook {_version()}\n", sys.stdout)
+        parser.exit()
 
 
 def _version() -> str:

@@ -1,14 +1,17 @@
-"""Parse scoring expressions with Lark (LALR, positions on) into `Expr` trees."""
+"""Parse scoring expressions with Lark (LALR, positions on) into `Expr` trees.
+
+Lark is imported only when an expression has to be parsed: trees of expressions seen before come
+from a memo filled by this run or by the tree cache (`treecache`: the trees of a model's text kept
+in the cache folder), so loading a known model needs no parser at all.
+"""
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
-from importlib.resources import files
-
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from pathlib import Path
 
 from ..errors import Message
-from ..limits import NumberTooLong, bounded_int, limits, too_long
+from ..limits import Limits, NumberTooLong, bounded_int, limits, too_long
 from .ast import Expr
 
 _SYMBOLS = {
@@ -28,11 +31,16 @@ class ParseError(Exception):
         self.message, self.offset = message, offset
 
 
+def grammar_text() -> str:
+    return (Path(__file__).resolve().parent / "grammar.lark").read_text(encoding="utf-8")
+
+
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
+def _parser():
     """The LALR parser, built once and kept in the user's cache directory (Lark's `cache=`: the file
     carries a hash of the grammar, options and Lark version, and is rebuilt when any changes)."""
-    grammar = files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
+    from lark import Lark
+    grammar = grammar_text()
     options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
     cache = _cache_file()
     if cache is not None:
@@ -47,89 +55,93 @@ def _cache_file() -> str | None:
     """Where the built parser is kept: $RULEBOOK_CACHE, else the user's cache directory (None: nowhere)."""
     import os
     import lark
-    folder = os.environ.get("RULEBOOK_CACHE")
-    if not folder:
-        try:
-            from platformdirs import user_cache_dir
-            folder = user_cache_dir("rulebook")
-        except Exception:  # noqa: BLE001
-            return None
+    from ..cachedir import folder
+    where = folder()
+    if where is None:
+        return None
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(where, exist_ok=True)
     except OSError:
         return None
-    return os.path.join(folder, f"dsl-parser-lark{lark.__version__}.cache")
+    return os.path.join(where, f"dsl-parser-lark{lark.__version__}.cache")
 
 
 def _off(meta_or_token) -> int:
     return getattr(meta_or_token, "start_pos", 0) or 0
 
 
-@v_args(meta=True)
-class _ToExpr(Transformer):
-    """Builds `Expr` nodes; `start` is where a node's text begins, `offset` where errors point."""
+@lru_cache(maxsize=1)
+def _transformer_class():
+    """The Lark transformer that builds `Expr` nodes (defined on first use: Lark is imported then)."""
+    from lark import Transformer, v_args
 
-    def _node(self, meta, op, args=(), value=None, offset=None) -> Expr:
-        start = _off(meta)
-        return Expr(op, args=list(args), value=value, offset=start if offset is None else offset, start=start)
+    @v_args(meta=True)
+    class _ToExpr(Transformer):
+        """Builds `Expr` nodes; `start` is where a node's text begins, `offset` where errors point."""
 
-    def number(self, meta, c):
-        try:
-            value = bounded_int(str(c[0]))
-        except NumberTooLong as exc:
-            raise ParseError(too_long(exc.digits), _off(meta)) from None
-        return self._node(meta, "number", value=value)
+        def _node(self, meta, op, args=(), value=None, offset=None) -> Expr:
+            start = _off(meta)
+            return Expr(op, args=list(args), value=value, offset=start if offset is None else offset, start=start)
 
-    def string(self, meta, c):
-        return self._node(meta, "string", value=str(c[0])[1:-1])
+        def number(self, meta, c):
+            try:
+                value = bounded_int(str(c[0]))
+            except NumberTooLong as exc:
+                raise ParseError(too_long(exc.digits), _off(meta)) from None
+            return self._node(meta, "number", value=value)
 
-    def true(self, meta, c):
-        return self._node(meta, "bool", value=True)
+        def string(self, meta, c):
+            return self._node(meta, "string", value=str(c[0])[1:-1])
 
-    def false(self, meta, c):
-        return self._node(meta, "bool", value=False)
+        def true(self, meta, c):
+            return self._node(meta, "bool", value=True)
 
-    def name(self, meta, c):
-        return self._node(meta, "name", value=str(c[0]))
+        def false(self, meta, c):
+            return self._node(meta, "bool", value=False)
 
-    def call(self, meta, c):
-        return self._node(meta, "call", [a for a in c[1:] if a is not None], value=str(c[0]))
+        def name(self, meta, c):
+            return self._node(meta, "name", value=str(c[0]))
 
-    def list(self, meta, c):
-        return self._node(meta, "list", [a for a in c if a is not None])
+        def call(self, meta, c):
+            return self._node(meta, "call", [a for a in c[1:] if a is not None], value=str(c[0]))
 
-    def index(self, meta, c):  # errors point at the index inside the brackets
-        return self._node(meta, "index", [c[0], c[1]], offset=c[1].start)
+        def list(self, meta, c):
+            return self._node(meta, "list", [a for a in c if a is not None])
 
-    def attr(self, meta, c):  # errors point at the field name after the dot
-        return self._node(meta, "attr", [c[0]], value=str(c[1]), offset=c[1].start_pos)
+        def index(self, meta, c):  # errors point at the index inside the brackets
+            return self._node(meta, "index", [c[0], c[1]], offset=c[1].start)
 
-    def ifelse(self, meta, c):
-        return self._node(meta, "ifelse", [c[1], c[0], c[2]])  # cond, then, else
+        def attr(self, meta, c):  # errors point at the field name after the dot
+            return self._node(meta, "attr", [c[0]], value=str(c[1]), offset=c[1].start_pos)
 
-    def or_(self, meta, c):
-        return self._node(meta, "or", c)
+        def ifelse(self, meta, c):
+            return self._node(meta, "ifelse", [c[1], c[0], c[2]])  # cond, then, else
 
-    def and_(self, meta, c):
-        return self._node(meta, "and", c)
+        def or_(self, meta, c):
+            return self._node(meta, "or", c)
 
-    def not_(self, meta, c):
-        return self._node(meta, "not", [c[0]])
+        def and_(self, meta, c):
+            return self._node(meta, "and", c)
 
-    def compare(self, meta, c):  # errors point at the operator
-        return self._node(meta, "compare", [c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
+        def not_(self, meta, c):
+            return self._node(meta, "not", [c[0]])
 
-    def contains(self, meta, c):
-        return self._node(meta, "contains", [c[0], c[1]])
+        def compare(self, meta, c):  # errors point at the operator
+            return self._node(meta, "compare", [c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
 
-    def not_contains(self, meta, c):
-        return self._node(meta, "not", [self._node(meta, "contains", [c[0], c[1]])])
+        def contains(self, meta, c):
+            return self._node(meta, "contains", [c[0], c[1]])
 
-    def binop(self, meta, c):  # errors point at the operator
-        return self._node(meta, "binop", [c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
+        def not_contains(self, meta, c):
+            return self._node(meta, "not", [self._node(meta, "contains", [c[0], c[1]])])
 
-    def neg(self, meta, c):
-        return self._node(meta, "neg", [c[0]])
+        def binop(self, meta, c):  # errors point at the operator
+            return self._node(meta, "binop", [c[0], c[2]], value=str(c[1]), offset=c[1].start_pos)
+
+        def neg(self, meta, c):
+            return self._node(meta, "neg", [c[0]])
+
+    return _ToExpr
 
 
 _OPERATORS = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "IN", "NOT", "IF", "ELSE", "DOT", "LSQB", "LPAR"}
@@ -155,20 +167,95 @@ def _expected(names: set[str]) -> str:
     return "; expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
 
 
-def _describe(token: Token) -> str:
+def _describe(token) -> str:
     if token.type == "$END":
         return "end of expression"
     return f"'{token.value}'"
 
 
 def parse(text: str) -> Expr:
-    """Parse one expression; raises ParseError with a human message and offset."""
+    """Parse one expression; raises ParseError with a human message and offset.
+
+    A text parsed before (in this run, or kept in the tree cache for its model) is rebuilt from its
+    packed tree: a fresh `Expr` every time, since the compiler annotates the nodes it is given.
+    """
     if not text.strip():
         raise ParseError("empty expression", 0)
-    limit = limits().expression_chars
+    budget = limits()
+    limit = budget.expression_chars
     if len(text) > limit:
         raise ParseError(Message("the expression has {size} characters; the limit is {limit} "
                                  "(raise it with --limit expression_chars=N)", {"size": len(text), "limit": limit}), limit)
+    memo = _memo(budget)
+    packed = memo.get(text)
+    try:
+        if packed is None:
+            tree = _parse(text)
+            packed = pack(tree)
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[text] = packed
+            fresh = True
+        else:
+            tree = unpack(packed)
+            fresh = False
+    except RecursionError:
+        raise ParseError("the expression is nested too deeply", 0) from None
+    if _recording:
+        _recording[-1][text] = packed
+        if fresh:
+            _fresh[-1] = True
+    return tree
+
+
+MEMO_SIZE = 50_000  # expressions remembered in one run (a served app loads many models)
+_memos: dict[Limits, dict[str, list]] = {}
+_recording: list[dict[str, list]] = []  # the trees used while a model loads (see `recording`)
+_fresh: list[bool] = []  # whether any of them had to be parsed
+
+
+def _memo(budget: Limits) -> dict[str, list]:
+    """The memo of packed trees for this budget (a number's digits limit decides what parses)."""
+    memo = _memos.get(budget)
+    if memo is None:
+        _memos.clear()
+        memo = _memos[budget] = {}
+    return memo
+
+
+def remember(trees: dict[str, list]) -> None:
+    """Add packed trees (checked by `treecache`) to this run's memo."""
+    _memo(limits()).update(trees)
+
+
+@contextmanager
+def recording():
+    """Collect the packed trees of every expression parsed inside: yields (trees, fresh), where
+    fresh[0] says whether any of them was not known before."""
+    trees: dict[str, list] = {}
+    _recording.append(trees)
+    _fresh.append(False)
+    flag = [False]
+    try:
+        yield trees, flag
+    finally:
+        _recording.pop()
+        flag[0] = _fresh.pop()
+
+
+def pack(tree: Expr) -> list:
+    """A tree as nested lists [op, value, offset, start, [args…]] (JSON-able)."""
+    return [tree.op, tree.value, tree.offset, tree.start, [pack(a) for a in tree.args]]
+
+
+def unpack(packed: list) -> Expr:
+    op, value, offset, start, args = packed
+    return Expr(op, args=[unpack(a) for a in args], value=value, offset=offset, start=start)
+
+
+def _parse(text: str) -> Expr:
+    """Parse with Lark."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
@@ -191,7 +278,7 @@ def parse(text: str) -> Expr:
     except RecursionError:
         raise ParseError("the expression is nested too deeply", 0) from None
     try:
-        return _ToExpr().transform(tree)
+        return _transformer_class()().transform(tree)
     except (RecursionError, VisitError) as exc:  # lark wraps errors raised inside a callback
         if isinstance(getattr(exc, "orig_exc", exc), RecursionError):
             raise ParseError("the expression is nested too deeply", 0) from None

@@ -6,7 +6,7 @@ import json
 from ...interpreter.errors import UsageError, did_you_mean
 from ...interpreter.loader import load_model
 from ...interpreter.scoring import Scorer
-from ..terminal.view import target_name
+from ..terminal.names import target_name
 from .options import add_option_argument, parse_options
 
 
@@ -64,17 +64,13 @@ def run(args) -> int:
         print(json.dumps({"dice": dice, "options": [
             {"box": c.box, "points": c.points, "bonus": c.bonus} for c in choices]}))
         return 0
-    from rich.console import Console
-    from rich.table import Table
+    import sys
+    from ..terminal.plaintable import render
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
-    table = Table(title=f"{model.name[lang]}: {' '.join(map(str, dice))}")
-    table.add_column(_("Box"))
-    table.add_column(_("Points"), justify="right")
-    table.add_column(_("Write bonus"), justify="right")
-    for c in choices:
-        table.add_row(target_name(model, c.box, lang), str(c.points), str(c.bonus) if c.bonus else "")
+    rows = [[target_name(model, c.box, lang), str(c.points), str(c.bonus) if c.bonus else ""] for c in choices]
     if not choices:
-        table.add_row(_("(no open box may take these dice)"), "", "")
-    Console(highlight=False, markup=False).print(table)
+        rows.append([_("(no open box may take these dice)"), "", ""])
+    print(render(f"{model.name[lang]}: {' '.join(map(str, dice))}", [_("Box"), _("Points"), _("Write bonus")],
+                 rows, right={1, 2}, encoding=getattr(sys.stdout, "encoding", None)))
     return 0

@@ -9,7 +9,7 @@ from ...interpreter.errors import UsageError
 from ...interpreter.game import parse_players
 from ...interpreter.loader import load_model
 from ...interpreter.simulate import run_games, summarize
-from ..terminal.view import target_name
+from ..terminal.names import target_name
 from .options import add_option_argument, parse_options
 from .outputs import output_file
 from ..i18n import number, percent, pick_language, translator

@@ -9,15 +9,7 @@ from ...interpreter.actions import Keep, Roll, Stop, Write
 from ...interpreter.errors import RulebookError
 from ...interpreter.state import GameState
 from ..i18n import translator
-
-
-def target_name(model, target: str, lang: str) -> str:
-    """A box's name; for a box in a column, the box and the column ('Ones, Down')."""
-    t = model.targets.get(target)
-    if t is None or t.column is None:
-        return model.boxes[t.box if t else target].name[lang]
-    column = next(c for c in model.columns if c.id == t.column)
-    return f"{model.boxes[t.box].name[lang]}, {column.name[lang]}"
+from .names import target_name  # noqa: F401 - where callers found it before
 
 
 class View:
