@@ -167,6 +167,26 @@ def test_pages_read_each_model_once_and_keep_compiled_templates(tmp_path, monkey
         pages.environment.cache_clear()
 
 
+def test_kept_templates_never_run_under_another_escaping(tmp_path, monkeypatch):
+    """Markdown compiled without its escaping (an older rulebook, or HTML's setting) is not reused."""
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    from rulebook.tools.documents import pages
+    text = (ROOT / "tests" / "bad_models" / "base" / "minimal.yaml").read_text(encoding="utf-8").replace(
+        "name: {en: Mini, de: Mini, nl: Mini}", 'name: {en: "<script>alert(1)</script>", de: Mini, nl: Mini}')
+    model = loader.load_source(text, "evil.yaml")
+    real = pages.markdown_text
+    try:
+        for escape in (False, True):  # first as if the Markdown setting had no escaping, then as it is
+            pages._bytecode_cache.cache_clear()
+            pages.environment.cache_clear()
+            monkeypatch.setattr(pages, "markdown_text", real if escape else None)
+            files = pages.build_site([model], ["en"], "md")
+        assert all("<script>" not in v for k, v in files.items() if k.endswith(".md"))
+    finally:
+        pages._bytecode_cache.cache_clear()
+        pages.environment.cache_clear()
+
+
 def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
     from rulebook.interpreter.dsl import parser, treecache
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))

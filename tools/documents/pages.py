@@ -507,16 +507,20 @@ def markdown_text(value: Any) -> Any:
     return value.translate(_MARKDOWN) if isinstance(value, str) else value
 
 
-@lru_cache(maxsize=1)
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
+@lru_cache(maxsize=None)
+def _bytecode_cache(setting: str) -> jinja2.BytecodeCache | None:
     """Compiled templates kept between runs ($RULEBOOK_CACHE or the user's cache directory; Jinja2
-    checks each against its template's source and recompiles a changed one)."""
+    checks each against its template's source and recompiles a changed one). One folder per
+    environment `setting`: the compiled code holds the environment's escaping (`finalize`,
+    `autoescape`), which Jinja2's check does not see, so code compiled under one setting (HTML, or
+    an older rulebook's Markdown) must never run under another."""
+    import hashlib
     import os
     folder = os.environ.get("RULEBOOK_CACHE")
     if not folder:
         from platformdirs import user_cache_dir
         folder = user_cache_dir("rulebook")
-    folder = os.path.join(folder, "templates")
+    folder = os.path.join(folder, "templates", hashlib.sha256(setting.encode()).hexdigest()[:16])
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
@@ -527,17 +531,12 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 @lru_cache(maxsize=None)
 def environment(lang: str, fmt: str) -> jinja2.Environment:
     """A Jinja2 environment whose gettext speaks `lang` (one per language and format, cached)."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
-        bytecode_cache=_bytecode_cache(),
-        autoescape=fmt == "html",
-        extensions=["jinja2.ext.i18n"],
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-        finalize=None if fmt == "html" else markdown_text,
-    )
+    options = dict(autoescape=fmt == "html", extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
+                   keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+                   finalize=None if fmt == "html" else markdown_text)
+    setting = repr(sorted((k, getattr(v, "__qualname__", v)) for k, v in options.items()))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+                             bytecode_cache=_bytecode_cache(setting), **options)
     env.install_gettext_translations(translator(lang), newstyle=True)
     return env
 
