@@ -260,10 +260,13 @@ class Plans:
 
 @dataclass
 class SeatGames:
-    """A seat's finished games: points per box (games × boxes, -1 where never written) and write bonuses."""
+    """A seat's finished games: points per box (games × boxes, -1 where never written), write
+    bonuses (games × write bonuses) and rolls thrown per game (a turn ends its rolls when the bot
+    keeps every die at a keep that may stop, as the per-game engine's `Stop`)."""
 
     points: np.ndarray
     bonus: np.ndarray
+    rolls: np.ndarray
 
 
 class Dice:
@@ -287,21 +290,32 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
     """`games` solitaire games of one bot, all turns in lockstep."""
     space = plans.space
     n_boxes, rerolls = len(space.boxes), space.rerolls
+    can_stop = any(s.kind == "keep" and s.can_stop for s in space.model.flow.walk())
     states = np.zeros(games, dtype=np.int64)
     points = np.full((games, n_boxes), -1, dtype=np.int64)
     bonus = np.zeros((games, plans.nb), dtype=np.int64)
+    rolls = np.zeros(games, dtype=np.int64)
     rows = np.arange(games)
     for _ in range(n_boxes):
         slot = plans.slots(states)
         roll = dice.roll_all(rng.random(games))
+        rolls += 1
+        stopped = np.zeros(games, dtype=bool)
         for j in range(rerolls, 0, -1):
             keep = plans.keeps(slot, j, roll)
+            every = plans.space.tt.roll_as_keep[roll]  # keeping every die
+            if can_stop:  # a game that kept every die has stopped rolling: it keeps them to the end
+                keep = np.where(stopped, every, keep)
+                stopped |= keep == every
+                rolls += ~stopped
+            else:
+                rolls += 1
             roll = dice.after_keep(keep, rng.random(games))
         box = plans.box[slot, roll]
         got, extra, states = plans.write(states, box, roll)
         points[rows, box] = got
         bonus += extra.T
-    return SeatGames(points, bonus)
+    return SeatGames(points, bonus, rolls)
 
 
 _PLANS: dict[tuple[str, str], Plans] = {}

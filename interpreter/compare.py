@@ -29,7 +29,7 @@ from .errors import UsageError
 from .model import Model
 from .state import CHANCE, GameState
 
-VERSION = 1
+VERSION = 2  # 2: greedy and optimal games played in bulk (other games than before, the same statistics)
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
 STAGES = ("solving", "best", "greedy", "random", "two_players")
 
@@ -144,14 +144,38 @@ def _play(model: Model, bots: list, seed: int) -> _Game:
                  [ranks[f"p{i}"] for i in range(n)], turns, rolls)
 
 
-def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[[int, int], None] | None = None) -> Games:
-    """`games` solitaire games of one kind of player; game i uses seed + i."""
-    bot = make_bot(kind, model, random.Random(seed))
-    results = []
-    for i in range(games):
-        results.append(_play(model, [bot], seed + i))
-        if update and (i % 10 == 9 or i == games - 1):
-            update(i + 1, games)
+def bulk_reason(model: Model, kinds: list[str]):
+    """Why these players cannot be played in bulk here (None: they can; see bulk.unsupported)."""
+    from . import bulk
+    return bulk.unsupported(model, kinds)
+
+
+def _bulk_play(model: Model, kinds: list[str], games: int, seed: int,
+               update: Callable[[int, int], None] | None) -> list[_Game]:
+    """Games played in lockstep by `bulk` (its own seeding: block b from numpy's default_rng([seed, b]))."""
+    from . import bulk
+    blocks = bulk.run_games(model, kinds, games, seed, progress=update)
+    results = bulk.results(model, blocks, [f"p{i}" for i in range(len(kinds))])
+    rolls = [[int(r) for b in blocks for r in b[seat].rolls] for seat in range(len(kinds))]
+    turns = len(model.cells)  # one write per cell: bulk plays only sheets of one entry per box
+    return [_Game(r.totals, r.sheets, r.bonuses, r.ranks, [turns] * len(kinds), [rolls[s][g] for s in range(len(kinds))])
+            for g, r in enumerate(results)]
+
+
+def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[[int, int], None] | None = None,
+               engine: str = "auto") -> Games:
+    """`games` solitaire games of one kind of player. engine "game": one by one through the engine,
+    game i from seed + i; "bulk": all at once (greedy and optimal players where `bulk` takes the
+    model); "auto": bulk where it can."""
+    if engine != "game" and bulk_reason(model, [kind]) is None:
+        results = _bulk_play(model, [kind], games, seed, update)
+    else:
+        bot = make_bot(kind, model, random.Random(seed))
+        results = []
+        for i in range(games):
+            results.append(_play(model, [bot], seed + i))
+            if update and (i % 10 == 9 or i == games - 1):
+                update(i + 1, games)
     totals = sorted(g.totals[0] for g in results)
     sd = statistics.stdev(totals) if games > 1 else 0.0
     return Games(
@@ -185,14 +209,19 @@ def _zero_rates(model: Model, results: list[_Game]) -> dict[str, float]:
 
 
 def first_player_wins(model: Model, kind: str, games: int, seed: int,
-                      update: Callable[[int, int], None] | None = None) -> dict[str, float] | None:
+                      update: Callable[[int, int], None] | None = None, engine: str = "auto") -> dict[str, float] | None:
     """Two equal players: how often the first one wins alone, the second alone, or they tie."""
     if not model.min_players <= 2 <= model.max_players:
         return None
-    bots = [make_bot(kind, model, random.Random(seed)), make_bot(kind, model, random.Random(seed + 1))]
+    if engine != "game" and bulk_reason(model, [kind, kind]) is None:
+        played = iter(_bulk_play(model, [kind, kind], games, seed, update))
+        update = None
+    else:
+        bots = [make_bot(kind, model, random.Random(seed)), make_bot(kind, model, random.Random(seed + 1))]
+        played = (_play(model, bots, seed + i) for i in range(games))
     first = second = ties = 0
     for i in range(games):
-        g = _play(model, bots, seed + i)
+        g = next(played)
         if g.ranks[0] == g.ranks[1]:
             ties += 1
         elif g.ranks[0] < g.ranks[1]:

@@ -49,6 +49,7 @@ def test_yahtzee_joker_and_bonus_variants(cli, tmp_path, monkeypatch):
     from rulebook.interpreter import compare as module, solver
     monkeypatch.setattr(solver, "solve", lambda *a, **k: pytest.fail("solved again"))
     monkeypatch.setattr(module, "_play", lambda *a, **k: pytest.fail("played again"))
+    monkeypatch.setattr(module, "_bulk_play", lambda *a, **k: pytest.fail("played again in bulk"))
     solver._SPACES.clear()
     code, again, err = cli(*args)
     assert code == 0, err
@@ -130,3 +131,72 @@ def test_boxes_used_several_times_count_each_entry():
         entries = 3 * len(cells[box])
         assert 0 <= rate <= 1 and abs(rate * entries - round(rate * entries)) < 1e-9
     assert any(rate > 0 for rate in m.zero_rate.values())
+
+
+def _within(a: list[float], b: list[float], k: float = 3.0) -> bool:
+    """Whether two samples' means agree within k standard errors of their difference."""
+    import statistics
+    se = (statistics.variance(a) / len(a) + statistics.variance(b) / len(b)) ** 0.5
+    return abs(statistics.fmean(a) - statistics.fmean(b)) <= k * max(se, 1e-9)
+
+
+def _rate_within(p: float, n: int, q: float, m: int, k: float = 3.0) -> bool:
+    pooled = (p * n + q * m) / (n + m)
+    se = (pooled * (1 - pooled) * (1 / n + 1 / m)) ** 0.5
+    return abs(p - q) <= k * se + 1e-9
+
+
+@pytest.mark.parametrize("name, kind", [("yacht", "greedy"), ("yacht", "optimal"), ("yahtzee", "greedy")])
+def test_bulk_games_give_the_statistics_of_games_played_one_by_one(name, kind):
+    """compare plays greedy and optimal games in bulk: other games, the same statistics (3 SE)."""
+    import random
+
+    from rulebook.interpreter import compare as module
+    from rulebook.interpreter.bots import make_bot
+    model = load_model(name)
+    assert module.bulk_reason(model, [kind]) is None
+    n, m = 300, 3000
+    bot = make_bot(kind, model, random.Random(7))
+    one = [module._play(model, [bot], 7 + i) for i in range(n)]
+    bulk = module._bulk_play(model, [kind], m, 7, None)
+    assert len(bulk) == m
+    for field in ("totals", "rolls", "turns"):
+        a, b = [getattr(g, field)[0] for g in one], [getattr(g, field)[0] for g in bulk]
+        assert _within(a, b), (field, sum(a) / n, sum(b) / m)
+    assert {g.turns[0] for g in bulk} == {len(model.boxes)}
+    for box in model.boxes:
+        p = sum(g.sheets[0][box] == 0 for g in one) / n
+        q = sum(g.sheets[0][box] == 0 for g in bulk) / m
+        assert _rate_within(p, n, q, m), (box, p, q)
+    for bonus in model.bonuses:
+        p = sum(g.bonuses[0][bonus.id] > 0 for g in one) / n
+        q = sum(g.bonuses[0][bonus.id] > 0 for g in bulk) / m
+        assert _rate_within(p, n, q, m), (bonus.id, p, q)
+    games = module.play_games(model, kind, 500, 7)  # "auto": in bulk
+    assert games.games == 500 and games.turns == len(model.boxes) and _within(games.totals, [g.totals[0] for g in one])
+
+
+def test_two_player_games_in_bulk_rank_as_games_played_one_by_one():
+    from rulebook.interpreter import compare as module
+    model = load_model("yacht")
+    one = module.first_player_wins(model, "greedy", 300, 3, engine="game")
+    bulk = module.first_player_wins(model, "greedy", 3000, 3)
+    for key in ("first", "second", "tie"):
+        assert _rate_within(one[key], 300, bulk[key], 3000), (key, one, bulk)
+
+
+def test_compare_plays_in_bulk_only_what_bulk_takes(monkeypatch):
+    from rulebook.interpreter import compare as module
+    played = []
+    real_play, real_bulk = module._play, module._bulk_play
+    monkeypatch.setattr(module, "_play", lambda model, bots, seed: played.append("game") or real_play(model, bots, seed))
+    monkeypatch.setattr(module, "_bulk_play", lambda *a: played.append("bulk") or real_bulk(*a))
+    model = load_model("yacht")
+    module.play_games(model, "random", 3, 1)
+    assert set(played) == {"game"}
+    played.clear()
+    module.play_games(model, "greedy", 3, 1)
+    assert played == ["bulk"]
+    played.clear()
+    module.play_games(model, "greedy", 3, 1, engine="game")
+    assert set(played) == {"game"}
