@@ -266,6 +266,11 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
         for layer in range(1, rerolls + 1):
             for s in range(n - 1, -1, -1):
                 for k in range(size_start[s], size_start[s + 1]):
+                    if faces == 6:  # the common die in one pass (the same additions in the same order)
+                        a0, a1, a2, a3, a4, a5 = adds[k, 0], adds[k, 1], adds[k, 2], adds[k, 3], adds[k, 4], adds[k, 5]
+                        for j in range(sb):
+                            A[k, j] = (((((A[a0, j] + A[a1, j]) + A[a2, j]) + A[a3, j]) + A[a4, j]) + A[a5, j]) * inv
+                        continue
                     a = adds[k, 0]
                     for j in range(sb):
                         acc[j] = A[a, j]
@@ -285,6 +290,8 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                 for k in range(size_start[s], size_start[s + 1]):
                     for c in range(C):
                         m = removes[k, c]
+                        if m == K:  # padding: this keep has fewer distinct faces
+                            break
                         for j in range(sb):
                             x = A[m, j]
                             y = A[k, j]

@@ -105,3 +105,15 @@ def test_a_bot_game_fills_all_twenty_boxes():
         pass
     assert game.state.is_terminal()
     assert [len(sheet) for sheet in game.state.sheets] == [20, 20]
+
+
+@pytest.mark.slow
+def test_the_exact_optimum_without_saved_rolls():
+    """The whole table: 57,507,840 states (20 boxes × the upper total capped at 84), about 2 minutes
+    of two idle cores with the compiled kernel (`rulebook solve maxi_yatzy --max-states 60000000`).
+    The optimal player agrees: `rulebook simulate maxi_yatzy --players a:optimal --games 20000
+    --seed 12` averages 393.80 ± 0.54 (1.4 standard errors below)."""
+    from rulebook.interpreter.solver import Limits, solve
+    table = solve(MODEL, limits=Limits(max_states=60_000_000, memory=4 * 2**30, jobs=2))
+    assert table.states == 57_507_840
+    assert table.expected_score == pytest.approx(394.557507, abs=1e-6)
