@@ -118,15 +118,35 @@ class Space:
         self.outside.update({("total", f.name): 0 for f in features(model) if f.kind == "total" and f.name not in tracked})
         for view in views(model).values():  # totals no feature tracks: none is read, or all outside
             self.outside.update({("total", name): 0 for name in view.sections.values() if name not in tracked})
-        # a unit's state is how many of its entries are written: a digit of a mixed-radix code
-        # (with one entry per unit, the code is the bit mask of filled boxes)
-        self.place, place = {}, 1
+        # The sheet's state is a mixed-radix fill code: a digit per unit, how many of its entries are
+        # written (with one entry per unit the code is the bit mask of filled boxes); but a column
+        # filled in order (down or up) is one digit, how many of its cells are written: its boxes
+        # fill in turn, so it has a position, not a subset.
+        self.groups: list[list[str]] = []
         for u in self.boxes:
-            self.place[u] = place
-            place *= self.uses[u] + 1
+            c = columns.get(self.column_of[u])
+            if c is None or c.order not in ("down", "up"):
+                self.groups.append([u])
+            elif not any(self.column_of[g[0]] == c.id for g in self.groups):
+                column = [v for v in self.boxes if self.column_of[v] == c.id]
+                self.groups.append(column if c.order == "down" else column[::-1])
+        self.place, self.start, self.radix_of = {}, {}, {}
+        self.group_place, self.group_radix = [], []
+        place = 1
+        for units in self.groups:
+            cells = 0
+            for u in units:
+                self.place[u], self.start[u] = place, cells
+                cells += self.uses[u]
+            for u in units:
+                self.radix_of[u] = cells + 1
+            self.group_place.append(place)
+            self.group_radix.append(cells + 1)
+            place *= cells + 1
         self.codes = place
+        self.ordered = {u for units in self.groups if len(units) > 1 for u in units}  # units of ordered columns
         self.bit = self.place  # (the name of a unit's place when every unit took one entry)
-        self.binary = all(self.uses[u] == 1 for u in self.boxes)
+        self.binary = not self.ordered and all(self.uses[u] == 1 for u in self.boxes)
         self.n_units = len(self.boxes)
         self.n = sum(self.uses[u] for u in self.boxes)  # entries in all: the layers are 0..n
         self.sizes = [f.size for f in self.feats]
@@ -136,13 +156,6 @@ class Space:
         self.entries = self.codes * self.F  # slots of the dense table (fill code × feature values)
         self.tt = turn_tables(model.n_dice, model.faces)
         self.explorer = Explorer(model, self.feats, self.uses)
-        self.order = {}  # unit -> the unit that must be full before it (columns filled down or up)
-        for c in model.columns:
-            column = [u for u in self.boxes if self.column_of[u] == c.id]
-            if c.order == "down":
-                self.order.update(zip(column[1:], column[:-1]))
-            elif c.order == "up":
-                self.order.update(zip(column[:-1], column[1:]))
         write = next(s for s in model.flow.walk() if s.kind == "write")
         self.allowed = write.allowed
         self.last_roll = self.rerolls + 1
@@ -189,21 +202,27 @@ class Space:
         """How many entries of unit u are written, per code."""
         if self.binary:
             return (masks & self.place[u]) != 0 if isinstance(masks, np.ndarray) else int(bool(masks & self.place[u]))
-        return (masks // self.place[u]) % (self.uses[u] + 1)
+        digit = (masks // self.place[u]) % self.radix_of[u]
+        if u not in self.ordered:
+            return digit
+        if isinstance(masks, np.ndarray):
+            return np.clip(digit - self.start[u], 0, self.uses[u])
+        return max(0, min(self.uses[u], digit - self.start[u]))
 
     def full(self, masks, u: str):
         """Whether unit u has all its entries written (bool, or a bool array over codes)."""
         if self.binary:  # the code is a bit mask
             return (masks & self.place[u]) != 0
-        return (masks // self.place[u]) % (self.uses[u] + 1) == self.uses[u]
+        if u not in self.ordered:
+            return (masks // self.place[u]) % self.radix_of[u] == self.uses[u]
+        return (masks // self.place[u]) % self.radix_of[u] >= self.start[u] + self.uses[u]
 
     def writable(self, masks, u: str):
-        """Whether unit u may be written: not full, and its column's order allows it."""
-        ok = ~self.full(masks, u) if isinstance(masks, np.ndarray) else not self.full(masks, u)
-        before = self.order.get(u)
-        if before is not None:
-            ok = ok & self.full(masks, before)
-        return ok
+        """Whether unit u may be written: not full, and (in a column filled in order) its turn."""
+        if u not in self.ordered:
+            return ~self.full(masks, u) if isinstance(masks, np.ndarray) else not self.full(masks, u)
+        digit = (masks // self.place[u]) % self.radix_of[u]
+        return (digit >= self.start[u]) & (digit < self.start[u] + self.uses[u])
 
     def code_of(self, counts: dict[str, int]) -> int:
         return sum(self.place[u] * c for u, c in counts.items() if u in self.place)
@@ -265,51 +284,43 @@ class Space:
     def sample(self, k: int, count: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """`count` random reachable states with k entries written (without enumerating the layer)."""
         rng = np.random.default_rng(seed)
-        cells = [u for u in self.boxes for _ in range(self.uses[u])]
+        cells = [p for p, r in zip(self.group_place, self.group_radix) for _ in range(r - 1)]
         masks, feats = [], []
         for _ in range(count):
-            mask = sum(self.place[cells[int(i)]] for i in rng.choice(len(cells), size=k, replace=False))
+            mask = sum(cells[int(i)] for i in rng.choice(len(cells), size=k, replace=False))
             masks.append(mask)
             feats.append([int(rng.choice(d)) for d in self.feature_domains(mask)])
         return np.array(masks, dtype=np.int64), np.array(feats, dtype=np.int64).reshape(count, len(self.feats))
 
-    def _digits(self, units: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Every way to write entries into these units: (codes, entries written), all of them."""
+    def _digits(self, groups: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """Every fill of these digit groups: (codes, entries written), all of them."""
         codes = np.zeros(1, dtype=np.int64)
         pop = np.zeros(1, dtype=np.int64)
-        for u in units:
-            c = np.arange(self.uses[u] + 1, dtype=np.int64)
-            codes = (codes[:, None] + c[None, :] * self.place[u]).ravel()
+        for g in groups:
+            c = np.arange(self.group_radix[g], dtype=np.int64)
+            codes = (codes[:, None] + c[None, :] * self.group_place[g]).ravel()
             pop = (pop[:, None] + c[None, :]).ravel()
         return codes, pop
 
-    def _reachable(self, codes: np.ndarray) -> np.ndarray:
-        """Which codes respect the fill order of every column (all of them where columns are free)."""
-        ok = np.ones(len(codes), dtype=bool)
-        for u, before in self.order.items():
-            ok &= ~(self.count(codes, u) > 0) | self.full(codes, before)
-        return ok
-
     def _groups(self) -> list[tuple[int, int, np.ndarray]]:
-        """Per way to fill the feature-relevant units: (code, entries, feature combos (c, nf))."""
+        """Per way to fill the feature-relevant digit groups: (code, entries, feature combos (c, nf))."""
         if not hasattr(self, "_group_list"):
-            codes, pops = self._digits(self._feature_units)
+            read = set(self._feature_units)
+            relevant = [g for g, units in enumerate(self.groups) if read & set(units)]
+            codes, pops = self._digits(relevant)
             groups = []
             for key, j in zip(codes.tolist(), pops.tolist()):
                 combos = list(product(*self.feature_domains(key)))
                 combos = np.array(combos, dtype=np.int64).reshape(len(combos), len(self.feats))
                 groups.append((key, j, combos))
             self._group_list = groups
-            free, fpop = self._digits(self._free_units)
+            free, fpop = self._digits([g for g in range(len(self.groups)) if g not in relevant])
             self._free_by_count = [np.sort(free[fpop == i]) for i in range(int(fpop.max()) + 1)]
         return self._group_list
 
     def level_counts(self) -> list[int]:
-        """How many reachable states have k entries written, for k = 0..n (counted, not enumerated
-        where columns are free)."""
+        """How many reachable states have k entries written, for k = 0..n (counted, not enumerated)."""
         groups = self._groups()
-        if self.order:
-            return [len(self.level(k)[0]) for k in range(self.n + 1)]
         free = self._free_by_count
         return [sum(len(c) * len(free[k - j]) for _, j, c in groups if 0 <= k - j < len(free))
                 for k in range(self.n + 1)]
@@ -317,8 +328,9 @@ class Space:
     def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
         """(codes, feature values) of every reachable state with k entries written, ordered by code."""
         masks, feats = [], []
-        free = self._free_by_count if hasattr(self, "_free_by_count") else (self._groups() and self._free_by_count)
-        for key, j, combos in self._groups():
+        groups = self._groups()
+        free = self._free_by_count
+        for key, j, combos in groups:
             if not 0 <= k - j < len(free) or not len(combos):
                 continue
             m = key + free[k - j]
@@ -327,9 +339,6 @@ class Space:
         if not masks:
             return np.zeros(0, dtype=np.int64), np.zeros((0, len(self.feats)), dtype=np.int64)
         masks, feats = np.concatenate(masks), np.concatenate(feats)
-        if self.order:
-            ok = self._reachable(masks)
-            masks, feats = masks[ok], feats[ok]
         order = np.argsort(masks, kind="stable")
         return masks[order], feats[order]
 

@@ -43,7 +43,8 @@ def _size(model: Model, units: list[str] | None) -> int | None:
 
 def parts(model: Model, max_states: int = PART_STATES) -> list[list[str]]:
     """The units of each part: the whole sheet if it is small enough, else each column (on a sheet
-    with columns), its sections, halved until each fits."""
+    with columns), else its sections, halved until each fits. (Packing the sections' boxes into
+    the fewest parts that fit was tried and plays worse: a small leftover part misjudges its boxes.)"""
     whole = _size(model, None)
     if whole is not None and whole <= max_states:
         return [unit_ids(model)]

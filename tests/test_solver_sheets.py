@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 import pytest
 import yaml
 
@@ -65,3 +67,49 @@ def test_the_refusal_writes_its_numbers_as_the_language_does(cli, lang, states, 
     code, out, err = cli("solve", "yahtzee", "--max-states", "1000", "--no-cache", "--lang", lang)
     assert code == 2 and f" {states} " in err and f" {table} " in err and " 1000 " not in err
     assert "--max-states 536448" in err  # a flag to type stays as the command line takes it
+
+
+def _yacht_columns(*columns):
+    """Yacht on a sheet with these columns: (id, multiplier, order)."""
+    data = yaml.safe_load((RULES_DIR / "yacht.yaml").read_text(encoding="utf-8"))
+    data["columns"] = [{"id": c, "name": {"en": c, "de": c, "nl": c}, "multiplier": m, "order": o}
+                       for c, m, o in columns]
+    data["flow"]["times"] = len(columns) * sum(len(s["boxes"]) for s in data["sections"])
+    return load_source(yaml.safe_dump(data, allow_unicode=True), "yacht_columns.yaml")
+
+
+def test_a_column_filled_top_down_is_a_position_and_its_turns_are_independent():
+    """Top down, each turn's box is known: the value is the sum of each box's best single turn."""
+    from rulebook.interpreter.turn import turn_tables
+    model = _yacht_columns(("down", 1, "down"))
+    space = Space(model)
+    assert space.codes == 13 and sum(space.level_counts()) == 13  # positions 0..12, not 2^12 subsets
+    tt = space.tt
+    alone = 0.0
+    for unit in space.boxes:
+        points = np.array([float(t.value) for t in space.trees[space.last_roll][0][unit]])
+        alone += float(tt.start_value(points[:, None], space.rerolls)[0])
+    assert solve(model, space=space).expected_score == pytest.approx(alone, abs=1e-9)
+
+
+def test_two_ordered_columns_are_two_positions_with_their_multipliers():
+    down_up = _yacht_columns(("a", 1, "down"), ("b", 2, "up"))
+    space = Space(down_up)
+    assert space.codes == 13 * 13 and sum(space.level_counts()) == 13 * 13
+    value = solve(down_up, space=space).expected_score
+    single = solve(_yacht_columns(("down", 1, "down"))).expected_score
+    assert value > 3 * single  # choosing the column for each roll is worth something
+    assert value < 3 * 166.955068  # and it is no better than two free Yacht sheets
+
+
+def test_the_optimal_player_on_ordered_columns_scores_the_solved_value():
+    from rulebook.interpreter.solver import OptimalBot
+    from rulebook.interpreter.simulate import play_one
+    model = _yacht_columns(("a", 1, "down"), ("b", 2, "up"))
+    bot = OptimalBot(model)
+    import statistics
+    totals = []
+    for g in range(200):
+        totals.append(play_one(model, [Seat("a", "optimal")], 100 + g, [bot]).totals[0])
+    se = statistics.stdev(totals) / len(totals) ** 0.5
+    assert abs(statistics.fmean(totals) - bot.table.expected_score) < 3 * se
