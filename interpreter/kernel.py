@@ -29,7 +29,8 @@ NAN_READ = 2  # status bit: a next sheet's value was not solved yet (NaN)
 class WriteArrays:
     """The write step of a model, laid out once.
 
-    A *slot* is one (box, points) pair; the next sheet's index for slot d and state s is
+    A *slot* is one (box, points) pair (points that lead to the same next sheet may share one); the
+    next sheet's index for slot d and state s is
     `base[box, s] + pconst[d] + Σ_t movt[box, t] * min(tlim[t], tfeat[t, s] + padd[d]) * tradix[t]`.
     """
 

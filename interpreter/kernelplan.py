@@ -9,8 +9,6 @@ combination of atoms of each sheet-dependent roll.
 from __future__ import annotations
 
 import math
-from itertools import product
-
 import numpy as np
 
 from .kernel import Batch, TurnArrays, WriteArrays, turn_arrays
@@ -26,21 +24,28 @@ class KernelPlan:
     """The kernel arrays of one space."""
 
     def __init__(self, space):
-        from .solver import _walk
+        from .solver import Space
         self.space = space
         if any(kind == "filled" for kind, _ in space.outside):
             raise Unsupported("a part of the sheet (its write rule is relaxed)")
         boxes, feats = space.boxes, space.feats
         B = len(boxes)
+        # a slot per (unit, next sheet): points that lead to the same next sheet (a unit that moves
+        # no tracked total, the same yes/no features) share one, so its value is read once per state
         self.slot_of: list[dict[int, int]] = []
         slot_box, padd, pconst = [], [], []
         for bi, b in enumerate(boxes):
-            slots = {}
+            slots, seen = {}, {}
+            moves_total = any(ft.kind == "total" for _, ft in space.moving[b])
             for p in space.possible_points[b]:
-                slots[p] = len(slot_box)
-                slot_box.append(bi)
-                padd.append(max(int(p), 0))
-                pconst.append(sum(int(ft.holds(p)) * space.radix[i] for i, ft in space.moving[b] if ft.kind != "total"))
+                const = sum(int(ft.holds(p)) * space.radix[i] for i, ft in space.moving[b] if ft.kind != "total")
+                key = (const, max(int(p), 0) if moves_total else 0)
+                if key not in seen:
+                    seen[key] = len(slot_box)
+                    slot_box.append(bi)
+                    padd.append(key[1])
+                    pconst.append(const)
+                slots[p] = seen[key]
             self.slot_of.append(slots)
         self.totals = [i for i, f in enumerate(feats) if f.kind == "total"]
         movt = np.zeros((B, len(self.totals)), dtype=np.bool_)
@@ -79,17 +84,17 @@ class KernelPlan:
                 raise Unsupported("too many combinations of sheet atoms")
             s_rows = np.full((len(rns), groups), -1, dtype=np.int64)
             g_rows = np.zeros((len(rns), groups))
+            mesh = _mesh(atoms, domains)  # every combination, numbered as `batch` numbers them
+            slots = np.array(sorted(self.slot_of[bi].items()), dtype=np.int64).reshape(-1, 2)
             for q, rn in enumerate(rns):
                 if r not in space.trees[rn][3][b].branching:
                     continue  # plain at this roll number: `row` has it
                 pts, leg, bon = trees[q]
-                for key, combo in enumerate(product(*domains)):
-                    values = dict(zip(atoms, combo))
-                    if not _walk(leg, values.__getitem__):
-                        continue
-                    p = _walk(pts, values.__getitem__)
-                    s_rows[q, key] = self.slot_of[bi][p]
-                    g_rows[q, key] = space.mult[b] * (p + sum(_walk(t, values.__getitem__) for t in bon))
+                allowed = np.broadcast_to(np.asarray(Space.evaluate(leg, mesh.__getitem__, groups), dtype=bool), (groups,))
+                p = np.broadcast_to(np.asarray(Space.evaluate(pts, mesh.__getitem__, groups)), (groups,))
+                bonus = sum(np.asarray(Space.evaluate(t, mesh.__getitem__, groups)) for t in bon)
+                s_rows[q] = np.where(allowed, slots[np.searchsorted(slots[:, 0], p), 1], -1)
+                g_rows[q] = np.where(allowed, space.mult[b] * (p + bonus), 0.0)
             self.queries.append((bi, r, atoms, domains))
             key_of.setdefault(tuple(atoms), (len(key_of), atoms, domains))
             bq_key.append(key_of[tuple(atoms)][0])
@@ -140,6 +145,16 @@ class KernelPlan:
                     key = key * len(dom) + codes[a]
                 gkey[x] = key
         return Batch(base, tfeat, gkey)
+
+
+def _mesh(atoms: list[tuple], domains: list[list]) -> dict[tuple, np.ndarray]:
+    """Per atom, its value in each combination of the domains (the last atom varying fastest)."""
+    groups = math.prod(len(d) for d in domains)
+    out, stride = {}, groups
+    for a, dom in zip(atoms, domains):
+        stride //= len(dom)
+        out[a] = np.asarray(dom)[(np.arange(groups) // stride) % len(dom)]
+    return out
 
 
 def _code(values: np.ndarray, domain: list) -> np.ndarray:
