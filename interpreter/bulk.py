@@ -88,6 +88,8 @@ class Plans:
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
         self.candidates = np.ascontiguousarray(tt.sub_index[:, ::-1])
         self._tables()
+        from .turnplan import Planner
+        self.planner = Planner(space, self.V)  # compiled plans where numba is there (the same numbers)
 
     def _tables(self) -> None:
         """Per (box, roll): points and write bonuses where they do not depend on the sheet, and
@@ -170,6 +172,15 @@ class Plans:
         write bonus + V of the next state; the first on the sheet on a tie), then the keep values."""
         space, V, S, R = self.space, self.V, len(states), self.R
         masks, f = self.decode(states)
+        if self.planner.usable:
+            sl = slice(at, at + S)
+            _, box, _, _, status = self.planner.plan(masks, f, states, keepv=self.keepv[sl], tables=False)
+            if status & 1:
+                raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
+                                  space.model.flow.pos)
+            self.box[sl] = box
+            self.keepv[sl, :, -1] = -np.inf
+            return
         atoms = space.atoms(masks, f)
         points_t, legal_t, bonus_t, plain_t = space._at(None)
         best = np.full((R, S), -np.inf)

@@ -745,6 +745,15 @@ class OptimalBot(PlannerBot):
     def write_table(self, state: GameState, roll_number: int | None = None):
         return _write_table(self.space, self.table.values, state, roll_number)
 
+    def _make_plan(self, state: GameState):
+        """The turn's plan from the compiled planner (turnplan.py) where it can, else the numpy way."""
+        planner = self.__dict__.get("_planner")
+        if planner is None:
+            from .turnplan import Planner
+            planner = self._planner = Planner(self.space, self.table.values)
+        made = planner.bot_plan(state.sheets[state.player]) if planner.usable else None
+        return made if made is not None else super()._make_plan(state)
+
     def plan_key(self, state: GameState):
         """The turn-start state as the solver sees it: plans are shared by sheets that encode alike."""
         from .writetable import encode
