@@ -60,6 +60,9 @@ def turn_shape(model: Model) -> int:
             raise NotSolvable("the solver cannot read announce steps", step.pos)
         if step.kind == "repeat" and step.condition is not None:
             raise NotSolvable("the solver cannot read rolls that depend on a while condition", step.condition.text.pos)
+    for section in model.sections:
+        if not section.counts:
+            raise NotSolvable("the solver needs every section to add to the grand total", model.flow.pos)
     kinds = [s.kind for s in leaves]
     if not kinds or kinds[0] != "roll" or leaves[0].dice != "all" or kinds[-1] != "write":
         raise NotSolvable("the solver needs turns that start by rolling all dice and end by writing", turn.pos)

@@ -458,7 +458,7 @@ class _Builder:
         out = []
         for s in self.data["sections"]:
             out.append(Section(str(s["id"]), self._text(s["name"]), tuple(str(b["id"]) for b in s["boxes"]),
-                               self._opt_text(s, "total")))
+                               self._opt_text(s, "total"), bool(s.get("counts", True))))
         return out
 
     def _check_names(self, sections: list[Section]) -> None:

@@ -88,6 +88,7 @@ class Section:
     name: Text
     boxes: tuple[str, ...]
     total: Text | None = None  # the name of its total on the sheet ("Upper total"); None: "Total"
+    counts: bool = True  # False: its boxes are read by bonuses but do not add to the grand total
 
 
 @dataclass(frozen=True)

@@ -192,15 +192,55 @@ class PlannerBot:
         return options[0][2]
 
     def _announce(self, state: GameState) -> Action:
-        """Announce the target (or none) whose plan of the rest of the turn is worth most."""
-        best_action, best_value = None, -np.inf
-        for action in state.legal_actions():
+        """Announce the target (or none) whose plan of the rest of the turn is worth most: for each
+        target, the turn planned with only that target to write into (and the rolls left after
+        announcing it); for none, the turn planned as usual."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        rules = TurnRules.of(state.model)
+        values = []
+        targets = [a.box for a in legal if a.box is not None]
+        rows = None if rules.ruled else self._announce_rows(state, targets)
+        tt = turn_tables(state.model.n_dice, state.model.faces)
+        r = tt.roll_index[state.dice]
+        can_stop = any(s.kind == "keep" and s.can_stop for s in state.model.flow.walk())
+        for action in legal:
             trial = state.clone()
             trial.apply(action)
-            value = self.turn_value(trial)
-            if value > best_value:
-                best_action, best_value = action, value
-        return best_action
+            if action.box is None or rows is None:
+                values.append((self.turn_value(trial), action))
+                continue
+            i, j = targets.index(action.box), trial.rolls_left()
+            last = state.roll_number + j
+            best = {rn: row[i] for rn, row in rows.items()}
+            final = best.get(last, best[max(best)])
+            if j == 0:
+                values.append((float(best.get(state.roll_number, final)[r]), action))
+                continue
+            stop = (lambda k: best.get(last - k, final)[:, None]) if can_stop and len(best) > 1 else None
+            layers = tt.layers(final[:, None], j, stop)
+            values.append((float(layers[j][1][r, 0]), action))
+        return max(values, key=lambda v: v[0])[1]
+
+    def _announce_rows(self, state: GameState, targets: list[str]) -> dict[int, np.ndarray]:
+        """Roll number → (targets, rolls): the value of writing each roll into each target had it been
+        announced (points + write bonus; -inf where its rule refuses the roll)."""
+        model = state.model
+        tt = turn_tables(model.n_dice, model.faces)
+        sheet, scorer = state.sheets[state.player], state.scorer
+        step = next(s for s in model.flow.walk() if s.kind == "write")
+        last = max_rerolls(model) + 1
+        numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
+        out = {}
+        index = {t: i for i, t in enumerate(targets)}
+        for rn in numbers:
+            table = np.full((len(targets), len(tt.rolls)), -np.inf)
+            for k, dice in enumerate(tt.rolls):
+                for t, (c, _) in scorer.options_for(dice, sheet, rn, step, targets).items():
+                    table[index[t], k] = c.points + c.bonus
+            out[rn] = table
+        return out
 
     def turn_value(self, state: GameState) -> float:
         """The expected value of the rest of this turn for the current dice, as this bot plays it."""
@@ -312,8 +352,10 @@ def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[l
     announced = state.announced  # this turn's write goes there
     open_boxes = [announced] if announced is not None else [t for t in model.targets if scorer.is_open(t, sheet)]
     row = {b: i for i, b in enumerate(open_boxes)}
+    writable = scorer.writable(sheet, announced)  # the same for every roll
+    rn = roll_number or max_rerolls(model) + 1
     table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
     for r, dice in enumerate(tt.rolls):
-        for c, _ in scorer.write_map(dice, sheet, roll_number or max_rerolls(model) + 1, step, announced).values():
+        for c, _ in scorer.options_for(dice, sheet, rn, step, writable).values():
             table[row[c.box], r] = c.points + c.bonus
     return open_boxes, table

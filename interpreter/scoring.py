@@ -80,6 +80,7 @@ class Scorer:
         self._end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._write_step = next((s for s in model.flow.walk() if s.kind == "write"), None)
         self._sections = [(s.id, s.boxes) for s in model.sections]
+        self._uncounted = any(not s.counts for s in model.sections)
         self._plans: dict[tuple, dict] = {}  # (step, roll number or 0) → dice → plan
         exprs = [b.score for b in model.boxes.values()] + [b.points for b in self._write_bonuses]
         exprs += [s.allowed for s in model.flow.walk() if s.kind == "write" and s.allowed is not None]
@@ -194,6 +195,31 @@ class Scorer:
                 if option is None:
                     continue
             out[box_id] = option
+        return out
+
+    def writable(self, sheet: Sheet, announced: str | None = None) -> list[str]:
+        """The targets a write may go into on this sheet whatever the dice (open, allowed by their
+        column's order and the announcement), before the write rule; `write_map` for every roll is
+        `options_for(…, writable(sheet, announced))`."""
+        if announced is not None:
+            return [announced] if self.is_open(announced, sheet) and (
+                self.simple or self.order_allows(announced, sheet, announced)) else []
+        return [t for t in self.targets if self.is_open(t, sheet) and (self.simple or self.order_allows(t, sheet))]
+
+    def options_for(self, dice, sheet: Sheet, roll_number: int, step: Step | None,
+                    targets: list[str]) -> dict[str, Option]:
+        """For each of `targets`: what the dice give there, by the write rule (targets it refuses are
+        left out); whether the target is open or its turn has come is the caller's (`writable`).
+        One plan lookup per roll, so a bot's table for every roll is cheap."""
+        step = step or self._write_step
+        _, plan = self.write_plan(dice, sheet, roll_number, step)
+        out = {}
+        for t in targets:
+            option = plan.get(t)
+            if option is _DYNAMIC:
+                option = self._option(self.context(dice, sheet, t, roll_number), t, step)
+            if option is not None:
+                out[t] = option
         return out
 
     def _cell_write_map(self, dice, sheet, roll_number, step, plan, announced=None) -> dict[str, Option]:
@@ -325,8 +351,11 @@ class Scorer:
         for b in self._write_bonuses:
             out[b.id] = points = awards.get(b.id, 0) if awards else 0
             bonuses += points
-        out["total"] = (sum(sheet.values()) if not self.columns
-                        else sum(out[section_id] for section_id, _ in self._sections)) + bonuses
+        if self._uncounted:  # sections read by bonuses only (`counts: false`)
+            out["total"] = sum(out[s.id] for s in self.model.sections if s.counts) + bonuses
+        else:
+            out["total"] = (sum(sheet.values()) if not self.columns
+                            else sum(out[section_id] for section_id, _ in self._sections)) + bonuses
         return out
 
 

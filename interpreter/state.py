@@ -639,7 +639,8 @@ class GameState:
         (on a sheet without such columns) every open target."""
         scorer, sheet = self.scorer, self.sheets[self.player]
         announced_only = [t for t in self.model.targets if scorer.needs_announcement(t)]
-        return [t for t in (announced_only or self.model.targets) if scorer.is_open(t, sheet)]
+        return [t for t in (announced_only or self.model.targets) if scorer.is_open(t, sheet)
+                and (scorer.simple or scorer.order_allows(t, sheet, t))]
 
     def _announce_options(self) -> list[Action]:
         """Announce an open target; or announce nothing, where the step is optional and some open

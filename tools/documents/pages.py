@@ -446,7 +446,8 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
             showcase_rows.append({"name": box.name[lang], "points": scorer.points(box_id, showcase, {}, last)})
     total_parts = []
     for section in model.sections:
-        total_parts.append(section.total[lang] if section.total else section.name[lang])
+        if section.counts:  # a section read by bonuses only adds nothing itself
+            total_parts.append(section.total[lang] if section.total else section.name[lang])
         total_parts += [b.name[lang] for b in model.bonuses if b.section == section.id]
     total_parts += [b.name[lang] for b in model.bonuses if b.section is None]
     bundled = bundled_models()
