@@ -192,12 +192,18 @@ class PlannerBot:
         return options[0][2]
 
     def _announce(self, state: GameState) -> Action:
-        """Announce the target (or none) whose plan of the rest of the turn is worth most: for each
-        target, the turn planned with only that target to write into (and the rolls left after
-        announcing it); for none, the turn planned as usual."""
+        """Announce the target (or none) whose plan of the rest of the turn is worth most."""
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        values = self.announce_values(state)
+        return max(legal, key=lambda a: values[a])
+
+    def announce_values(self, state: GameState) -> dict[Action, float]:
+        """At an announce step, the expected value of the rest of the turn for each announcement: for a
+        target, the turn planned with only that target to write into (and the rolls left after
+        announcing it); for none, the turn planned as usual."""
+        legal = state.legal_actions()
         rules = TurnRules.of(state.model)
         values = []
         targets = [a.box for a in legal if a.box is not None]
@@ -221,7 +227,7 @@ class PlannerBot:
             stop = (lambda k: best.get(last - k, final)[:, None]) if can_stop and len(best) > 1 else None
             layers = tt.layers(final[:, None], j, stop)
             values.append((float(layers[j][1][r, 0]), action))
-        return max(values, key=lambda v: v[0])[1]
+        return {a: v for v, a in values}
 
     def _announce_rows(self, state: GameState, targets: list[str]) -> dict[int, np.ndarray]:
         """Roll number → (targets, rolls): the value of writing each roll into each target had it been

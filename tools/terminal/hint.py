@@ -24,7 +24,12 @@ def hint_lines(state: GameState, view, top: int = 3) -> list[str]:
     bot, optimal = hint_bot(state)
     step = state.step()
     base = sum(state.sheets[state.player].values()) + sum(state.awards[state.player].values()) if optimal else 0
-    if step.kind == "write":
+    if step.kind == "announce":
+        values = bot.announce_values(state)
+        ranked = sorted(values.items(), key=lambda kv: -kv[1])[:top]
+        labels = [(view._("announce {box}", box=view.box_name(state, a.box)) if a.box else view._("announce nothing"), v)
+                  for a, v in ranked]
+    elif step.kind == "write":
         values = bot.write_values(state)
         ranked = sorted(values.items(), key=lambda kv: -kv[1])[:top]
         labels = [(view.box_name(state, b), v) for b, v in ranked]

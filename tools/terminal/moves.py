@@ -5,10 +5,13 @@ move is not allowed in their own language.
 """
 from __future__ import annotations
 
-from ...interpreter.actions import Action, Keep, Stop, Write
+import re
+
+from ...interpreter.actions import Action, Announce, Keep, Stop, Write
 from ...interpreter.errors import IllegalActionError, Message, did_you_mean
 from ...interpreter.state import GameState
 from ..i18n import translator
+from .view import target_name
 
 COMMANDS = {"help", "?", "hint", "quit", "sheet"}
 # the words for each move, in every language (English works everywhere)
@@ -18,6 +21,7 @@ VERBS = {
     "pos": {"p", "pos", "position", "positions", "positionen", "positie", "posities"},
     "keep": {"k", "keep", "behalten", "behalte", "halten", "houd", "houden"},
     "write": {"w", "write", "schreiben", "schreibe", "eintragen", "schrijf", "schrijven"},
+    "announce": {"a", "announce", "ansagen", "ansage", "sage", "aankondigen", "kondig"},
     "help": {"help", "?", "hilfe"},
     "hint": {"hint", "tipp", "tip"},
     "sheet": {"sheet", "zettel", "blad"},
@@ -62,7 +66,22 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
     if step.kind == "write":
         name = " ".join(words[1:]) if verb == "write" and len(words) > 1 else " ".join(words)
         return [_write(box_from(name, state, lang), state, lang)]
+    if step.kind == "announce":
+        rest = words[1:] if verb == "announce" else words
+        if not rest or (len(rest) == 1 and rest[0].lower() in NOTHING):
+            action = Announce(None)
+        else:
+            action = Announce(box_from(" ".join(rest), state, lang))
+        if action not in state.legal_actions():
+            if action.box is None:
+                raise IllegalActionError("you must announce a box now")
+            raise IllegalActionError("{box} cannot be announced now",
+                                     box=target_name(state.model, action.box, lang))
+        return [action]
     raise IllegalActionError("wait: the dice are being rolled")
+
+
+NOTHING = {"none", "no", "nothing", "nichts", "keins", "kein", "nein", "niets", "geen", "nee"}  # announce nothing
 
 
 def _stop(state: GameState, lang: str) -> Action:
@@ -109,8 +128,11 @@ def _write(box: str, state: GameState, lang: str, choices=None) -> Action:
     choices = state.write_choices() if choices is None else choices
     if any(c.box == box for c in choices):
         return Write(box)
-    name = state.model.boxes[box].name[lang]
-    if box in state.sheets[state.player]:
+    name = target_name(state.model, box, lang)
+    if state.announced is not None and box != state.announced:
+        raise IllegalActionError("you announced {box}: the dice go there",
+                                 box=target_name(state.model, state.announced, lang))
+    if not state.scorer.is_open(box, state.sheets[state.player]):
         raise IllegalActionError("{box} is already filled", box=name)
     rule = state.step().rule if state.step().kind == "write" else _write_step(state).rule
     raise IllegalActionError("the rules do not let these dice go into {box} now",
@@ -133,29 +155,36 @@ def _stop_and_write(name: str, state: GameState, lang: str) -> list[Action]:
 
 
 def box_from(text: str, state: GameState, lang: str) -> str:
-    """A box by id, by its name in any language, or by its number on the sheet (1 = first)."""
+    """A write target by id (`ones`, `ones@down`), by its name in any language ('Ones', 'Ones, Down'),
+    or by its number on the sheet (1 = first, numbered as the sheet shows them)."""
     text = text.strip()
-    boxes = list(state.model.boxes)
-    if text.isdigit() and 1 <= int(text) <= len(boxes):
-        return boxes[int(text) - 1]
+    model = state.model
+    numbered = sheet_order(model)
+    if text.isdigit() and 1 <= int(text) <= len(numbered):
+        return numbered[int(text) - 1]
     key = _key(text)
     names = {}
-    for b, box in state.model.boxes.items():
-        names[_key(b)] = b
+    for t in model.targets.values():
+        names[_key(t.id)] = t.id
         for lg in (lang, "en", "de", "nl"):
-            names.setdefault(_key(box.name[lg]), b)
+            names.setdefault(_key(target_name(model, t.id, lg)), t.id)
     if key in names:
         return names[key]
     raise IllegalActionError("there is no box '{box}'", box=text,
                              hint=_did_you_mean(key, names, state, lang))
 
 
+def sheet_order(model) -> list[str]:
+    """The write targets as the sheet numbers them: section by section, each box in every column."""
+    return [t.id for s in model.sections for b in s.boxes for t in model.targets.values() if t.box == b]
+
+
 def _key(name: str) -> str:
-    return name.strip().lower().replace(" ", "_").replace("-", "_")
+    return re.sub(r"[\s,@_-]+", "_", name.strip().lower())
 
 
 def _did_you_mean(key: str, names: dict[str, str], state: GameState, lang: str) -> Message | None:
     close = did_you_mean(key, names)
     if close is None:
         return None
-    return Message("did you mean '{box}'?", {"box": state.model.boxes[names[close.params["word"]]].name[lang]})
+    return Message("did you mean '{box}'?", {"box": target_name(state.model, names[close.params["word"]], lang)})

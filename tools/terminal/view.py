@@ -5,7 +5,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...interpreter.actions import Keep, Roll, Stop, Write
+from ...interpreter.actions import Announce, Keep, Roll, Stop, Write
 from ...interpreter.errors import RulebookError
 from ...interpreter.state import GameState
 from ..i18n import translator
@@ -56,6 +56,10 @@ class View:
             return self._("{player} keeps {dice}", player=who, dice=_dice(a.dice))
         if isinstance(a, Stop):
             return self._("{player} stops rolling", player=who)
+        if isinstance(a, Announce) and a.box is None:
+            return self._("{player} announces nothing", player=who)
+        if isinstance(a, Announce):
+            return self._("{player} announces {box}", player=who, box=self.box_name(state, a.box))
         assert isinstance(a, Write)
         line = self.t.ngettext("{player} writes {points} point in {box}", "{player} writes {points} points in {box}",
                                ev.points).format(player=who, points=ev.points, box=self.box_name(state, a.box))
@@ -92,7 +96,12 @@ class View:
             left = state.rolls_left()
             self.console.print(self.t.ngettext("{n} roll left", "{n} rolls left", left).format(n=left)
                                + "   " + self._("keep dice: keep 2 2 4 or pos 1 2 5; roll, stop, write BOX, help"))
+        elif step is not None and step.kind == "announce":
+            self.console.print(self._("Announce a box (its name or number) for this turn's dice, or 'announce none'."))
         elif step is not None and step.kind == "write":
+            if state.announced is not None:
+                self.console.print(self._("You announced {box}: write the dice there.",
+                                          box=self.box_name(state, state.announced)))
             self.console.print(self._("Write the dice into a box: its name or its number (the green ones may take them)."))
 
     def sheet(self, state: GameState) -> Table:
@@ -103,7 +112,8 @@ class View:
         if not state.is_terminal() and state.dice and len(state.dice) == model.n_dice:
             step = state.step()
             write = step if step.kind == "write" else next((s for s in model.flow.walk() if s.kind == "write"), None)
-            would = {c.box: c for c in state.scorer.choices(state.dice, state.sheets[me], state.roll_number, write)}
+            would = {c.box: c for c, _ in state.scorer.write_map(state.dice, state.sheets[me], state.roll_number, write,
+                                                                   state.announced).values()}
         table = Table(show_lines=False, header_style="bold")
         table.add_column("#", justify="right", style="dim")
         table.add_column(self._("Box"))
