@@ -129,3 +129,30 @@ def test_keep_rule_only_allowed_keeps_and_set_aside_dice_stay():
     state.apply(Keep((6,)))
     state.apply(Roll((4, 5)))
     assert [c.points for c in state.write_choices()] == [4]  # 6, 5 and the cargo 4
+
+
+ANNOUNCE = ROOT / "tests/data/examples/announce.yaml"
+
+
+def test_announce_a_box_and_roll_while_a_condition_holds():
+    from rulebook.interpreter.actions import Announce, Roll, Stop, Write
+    model = load_model(ANNOUNCE)
+    state = GameState(model, ["a"])
+    state.apply(Roll((2, 5)))
+    # Called and Quick take only an announced box; announcing nothing is allowed while Free is open
+    assert [str(a) for a in state.legal_actions()] == [
+        "announce none", "announce high@called", "announce double@called", "announce high@quick",
+        "announce double@quick"]
+    called = state.clone()
+    called.apply(Announce("double@called"))
+    assert called.rolls_left() == 1 and called.step().kind == "keep"
+    called.apply(Stop())
+    assert [str(a) for a in called.legal_actions()] == ["write double@called"]  # even for 0 points
+    quick = state.clone()
+    quick.apply(Announce("high@quick"))
+    assert quick.rolls_left() == 0 and quick.step().kind == "write"  # the while condition is false
+    quick.apply(Write("high@quick"))
+    assert quick.sheets[0] == {"high@quick": 7}
+    state.apply(Announce(None))
+    state.apply(Stop())
+    assert {a.box for a in state.legal_actions()} == {"high@free", "double@free"}

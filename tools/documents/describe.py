@@ -411,7 +411,7 @@ this turn's dice must then be written there.
         "who": _WHO["de"],
         "choice": "{{ 'ein freies Feld zum Ansagen, oder keins' if optional else 'ein freies Feld zum Ansagen' }}",
         "sentence": """
-{{- who|capfirst }}, {{ 'darf ein freies Feld ansagen' if optional else 'sagt ein freies Feld an' }}{{ ' aus ' ~ columns_text if acols }}; \
+{{- who|capfirst }}, {{ 'darf' if optional else 'sagt' }} ein freies Feld{{ ' aus ' ~ columns_text if acols }} {{ 'ansagen' if optional else 'an' }}; \
 der Wurf dieses Zuges muss dann dort eingetragen werden.
 {%- if optional and acols %} Ohne Ansage kann in diesem Zug nichts in {{ columns_text }} eingetragen werden.{% endif %}""",
         "label": "{{ who }}, wählt:\n{{ choice }}\n(der Eintrag des Zuges geht dorthin)",
@@ -420,7 +420,7 @@ der Wurf dieses Zuges muss dann dort eingetragen werden.
         "who": _WHO["nl"],
         "choice": "{{ 'een open vakje om aan te kondigen, of geen' if optional else 'een open vakje om aan te kondigen' }}",
         "sentence": """
-{{- who|capfirst }}, {{ 'mag een open vakje aankondigen' if optional else 'kondigt een open vakje aan' }}{{ ' uit ' ~ columns_text if acols }}; \
+{{- who|capfirst }}, {{ 'mag' if optional else 'kondigt' }} een open vakje{{ ' uit ' ~ columns_text if acols }} {{ 'aankondigen' if optional else 'aan' }}; \
 de worp van deze beurt moet dan daar worden ingevuld.
 {%- if optional and acols %} Zonder aankondiging kan deze beurt niets in {{ columns_text }} worden ingevuld.{% endif %}""",
         "label": "{{ who }}, kiest:\n{{ choice }}\n(de invulling van deze beurt gaat daarheen)",

@@ -153,6 +153,8 @@ def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns:
             if turns is not None and len(steps) >= turns:
                 break
             steps.append([])
+        elif isinstance(action, Announce):
+            state.apply(action)  # the simple player announces nothing where it may: no step to show
         elif isinstance(action, Stop):
             state.apply(action)
             steps[-1].append(TurnStep("stop", state.dice))
