@@ -281,7 +281,7 @@ def _english_words() -> set[str]:
 def _same_names(model, lang) -> set[str]:
     """Words of the model's names that the model itself gives the same in English and in `lang`."""
     names = [model.name] + [s.name for s in model.sections] + [b.name for b in model.boxes.values()]
-    names += [b.name for b in model.bonuses] + [s.name for s in model.flow.walk()]
+    names += [b.name for b in model.bonuses] + [s.name for s in model.flow.walk()] + [c.name for c in model.columns]
     return {w.lower() for n in names if n["en"].lower() == n[lang].lower() for w in re.findall(r"[^\W\d_]+", n[lang])}
 
 

@@ -192,7 +192,7 @@ _REPEAT = {
 {%- if rounds %}The game is played over {{ bound }}{% if not solo %}; in every round each player has one turn{% endif %}.
 {%- else %}This is repeated {{ bound }}{{ '; the player may also stop earlier' if until_out and can_stop }}.{% endif %}
 {%- if condition %} {{ rule if rule else 'It ends early as soon as its condition no longer holds.' }}{% endif %}""",
-        "label": "↻ {{ name }}: {{ bound }}{{ '\n(ends early when its condition fails)' if condition }}",
+        "label": "↻ {{ name }}: {{ bound }}{{ ' (ends early when its condition fails)' if condition }}",
         "back": "{{ 'next round' if rounds else 'again' }}",
         "exit": """
 {%- if rounds %}after {{ bound }}{% elif until_out %}no rolls left{% endif %}""",
@@ -208,7 +208,7 @@ _REPEAT = {
 {%- else %}Das wird {{ often }} wiederholt{{ ', bis keine Würfe mehr übrig sind' if until_out }}
 {{- '; man darf auch früher aufhören' if until_out and can_stop }}.{% endif %}
 {%- if condition %} {{ rule if rule else 'Es endet früher, sobald seine Bedingung nicht mehr gilt.' }}{% endif %}""",
-        "label": "↻ {{ name }}: {{ bound }}{{ '\n(endet früher, wenn die Bedingung nicht mehr gilt)' if condition }}",
+        "label": "↻ {{ name }}: {{ bound }}{{ ' (endet früher, wenn die Bedingung nicht mehr gilt)' if condition }}",
         "back": "{{ 'nächste Runde' if rounds else 'noch einmal' }}",
         "exit": """
 {%- if rounds %}nach {{ 'einer Runde' if n == 1 else num(n) ~ ' Runden' }}
@@ -225,7 +225,7 @@ _REPEAT = {
 {%- else %}Dit wordt {{ often }} herhaald{{ ', tot er geen worpen meer over zijn' if until_out }}
 {{- '; je mag ook eerder stoppen' if until_out and can_stop }}.{% endif %}
 {%- if condition %} {{ rule if rule else 'Het stopt eerder zodra de voorwaarde niet meer geldt.' }}{% endif %}""",
-        "label": "↻ {{ name }}: {{ bound }}{{ '\n(stopt eerder als de voorwaarde niet meer geldt)' if condition }}",
+        "label": "↻ {{ name }}: {{ bound }}{{ ' (stopt eerder als de voorwaarde niet meer geldt)' if condition }}",
         "back": "{{ 'volgende ronde' if rounds else 'nog een keer' }}",
         "exit": """
 {%- if rounds %}na {{ bound }}{% elif until_out %}geen worpen meer{% endif %}""",
