@@ -24,6 +24,7 @@ spread within a few standard errors) and in every decision where the two can be 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -35,11 +36,15 @@ BLOCK = 2000  # games per block (one generator per block)
 PLAN_CHUNK = 512  # new states planned per numpy batch
 CACHE_BYTES = 256 * 2**20  # the plan cache's memory bound per bot kind
 KINDS = ("greedy", "optimal")
+RANDOM = "random"  # uniformly random legal actions: played in bulk where asked for (`allow_random`)
 
 
-def unsupported(model: Model, kinds: list[str]) -> Message | None:
-    """Why these bots on this model cannot be played in bulk, as a whole sentence (None: they can)."""
-    bad = sorted(set(k for k in kinds if k not in KINDS))
+def unsupported(model: Model, kinds: list[str], allow_random: bool = False) -> Message | None:
+    """Why these bots on this model cannot be played in bulk, as a whole sentence (None: they can).
+
+    allow_random: random players too (compare and the engine benchmark; `simulate` plays them one
+    by one, game i from seed + i, as before)."""
+    bad = sorted(set(k for k in kinds if k not in KINDS and not (allow_random and k == RANDOM)))
     if bad:
         return Message("bulk play takes greedy and optimal computer players only, not {kinds}", {"kinds": ", ".join(bad)})
     if model.end_if is not None:
@@ -99,9 +104,11 @@ class Plans:
         self.plain_points = np.zeros((B, R), dtype=np.int64)
         self.plain_bonus = np.zeros((self.nb, B, R), dtype=np.int64)
         self.branching = np.zeros((B, R), dtype=bool)
+        self.plain_ok = np.zeros((B, R), dtype=bool)  # plain rolls the write rule allows
         for bi, b in enumerate(space.boxes):
             plain = plain_t[b]
             rows = plain.rows
+            self.plain_ok[bi, rows] = True
             if len(rows):
                 self.plain_points[bi, rows] = np.asarray(plain.distinct, dtype=np.int64)[plain.which]
                 for k in range(self.nb):
@@ -241,6 +248,36 @@ class Plans:
             self.keepv[sl, j - 1, :-1] = layers[j][0].T
         self.keepv[sl, :, -1] = -np.inf
 
+    def legal_now(self, states: np.ndarray, rolls: np.ndarray) -> np.ndarray:
+        """(G, B): the boxes each game may write its roll into (open, and allowed by the write rule;
+        rules that read the sheet are the solver's trees, evaluated per (box, roll) met)."""
+        space = self.space
+        masks, f = self.decode(states)
+        is_open = (masks[:, None] & self.bits[None, :]) == 0
+        legal = is_open & self.plain_ok[:, rolls].T
+        odd = self.branching[:, rolls].T & is_open  # (G, B): open boxes whose rule reads the sheet
+        kp = self.planner.kplan
+        if kp is not None and odd.any():  # the kernel's table of those writes per group of sheet atoms
+            w = kp.write
+            gkey = kp.batch(masks, f, states).gkey
+            for x in range(len(w.bq_box)):
+                g = np.flatnonzero(rolls == w.bq_roll[x])
+                if len(g):
+                    b = w.bq_box[x]
+                    legal[g, b] = is_open[g, b] & (w.bsel[0, w.bq_off[x] + gkey[w.bq_key[x], g]] >= 0)
+            return legal
+        games, boxes = np.nonzero(odd)
+        if len(games):
+            _, legal_t, _, _ = space._at(None)
+            pairs = boxes * self.R + rolls[games]
+            for pair in np.unique(pairs).tolist():
+                sel = pairs == pair
+                bi, r = divmod(pair, self.R)
+                g = games[sel]
+                atoms = space.atoms(masks[g], f[g])
+                legal[g, bi] = np.broadcast_to(space.evaluate(legal_t[space.boxes[bi]][r], atoms, len(g)), (len(g),))
+        return legal
+
     def keeps(self, slot: np.ndarray, layer: int, roll: np.ndarray) -> np.ndarray:
         """The keep each game chooses with `layer` rerolls left: the best of the roll's keeps,
         the first of the larger keeps on a tie (as `PlannerBot.choose`)."""
@@ -281,20 +318,51 @@ class SeatGames:
 
 
 class Dice:
-    """Draws for many games at once: the first roll, and the roll after each keep."""
+    """Draws for many games at once: the first roll, and the roll after each keep.
+
+    A roll after keep k is the first outcome whose cumulative probability exceeds one uniform u
+    (the count of cumulative values <= u). Only the outcomes the keep can lead to are looked at,
+    from a start found in a grid of GRID cells of [0, 1) and a step or two on from there: the same
+    outcome as counting over every roll, without touching every roll."""
+
+    GRID = 4096
 
     def __init__(self, tt):
         self.first = np.cumsum(tt.p_all)
         self.first /= self.first[-1]
         self.cum = np.cumsum(tt.T, axis=1)
         self.cum /= self.cum[:, -1:]
+        K, R = self.cum.shape
+        support = [np.flatnonzero(row > 0) for row in tt.T]
+        width = max(map(len, support)) + 1
+        self.out = np.full((K, width), R - 1, dtype=np.int64)  # the outcome for each count (clamped, as before)
+        self.scum = np.full((K, width), np.inf)  # cumulative values at those outcomes (inf: past the last)
+        grid = np.arange(self.GRID) / self.GRID
+        self.start = np.empty((K, self.GRID), dtype=np.int16 if width < 2**15 else np.int64)
+        for k, sup in enumerate(support):
+            cum = self.cum[k]
+            # the count of cumulative values <= u is the first outcome of the support whose value exceeds u
+            self.out[k, :len(sup)] = sup
+            self.scum[k, :len(sup)] = cum[sup]
+            self.start[k] = np.searchsorted(self.scum[k, :len(sup)], grid, side="right")
+        self.scum[:, -1] = np.inf
 
     def roll_all(self, u: np.ndarray) -> np.ndarray:
         return np.minimum(np.searchsorted(self.first, u, side="right"), len(self.first) - 1)
 
     def after_keep(self, keeps: np.ndarray, u: np.ndarray) -> np.ndarray:
-        rows = self.cum[keeps]
-        return np.minimum((rows <= u[:, None]).sum(axis=1), rows.shape[1] - 1)
+        at = self.start[keeps, np.minimum((u * self.GRID).astype(np.int64), self.GRID - 1)].astype(np.int64)
+        while True:
+            step = self.scum[keeps, at] <= u
+            if not step.any():
+                return self.out[keeps, at]
+            at += step
+
+
+@lru_cache(maxsize=4)
+def dice_for(tt) -> Dice:
+    """The draws of one set of dice, built once (their grid is a few MB)."""
+    return Dice(tt)
 
 
 def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) -> SeatGames:
@@ -329,6 +397,55 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
     return SeatGames(points, bonus, rolls)
 
 
+def _play_random(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) -> SeatGames:
+    """`games` solitaire games of the random player: every decision a uniformly random legal action
+    (the per-game engine's `legal_actions`: at a keep that may stop, stopping or any distinct keep
+    short of every die; at a keep that may not, any distinct keep; at a write, any box the rules
+    allow), drawn with one uniform number per decision and per roll for every game at once (a game
+    that has stopped still draws, and ignores, its numbers)."""
+    space, tt = plans.space, plans.space.tt
+    n_boxes, rerolls = len(space.boxes), space.rerolls
+    can_stop = any(s.kind == "keep" and s.can_stop for s in space.model.flow.walk())
+    every_keep = tt.roll_as_keep
+    options = []  # per roll: its distinct keeps in the engine's order (short of every die, where it may stop)
+    for r, dice_r in enumerate(tt.rolls):
+        subs = sorted((k for k in tt.sub_index[r].tolist() if k < len(tt.keeps)),
+                      key=lambda k: (len(tt.keeps[k]), tt.keeps[k]))
+        options.append([k for k in subs if not (can_stop and k == every_keep[r])])
+    width = max(map(len, options))
+    table = np.array([o + [o[-1]] * (width - len(o)) for o in options], dtype=np.int64)
+    count = np.array([len(o) + can_stop for o in options], dtype=np.int64)  # + stopping
+    states = np.zeros(games, dtype=np.int64)
+    points = np.full((games, n_boxes), -1, dtype=np.int64)
+    bonus = np.zeros((games, plans.nb), dtype=np.int64)
+    rolls = np.zeros(games, dtype=np.int64)
+    rows = np.arange(games)
+    for _ in range(n_boxes):
+        roll = dice.roll_all(rng.random(games))
+        rolls += 1
+        stopped = np.zeros(games, dtype=bool)
+        for _j in range(rerolls):
+            pick = (rng.random(games) * count[roll]).astype(np.int64)
+            keep = table[roll, np.minimum(pick, width - 1)]
+            if can_stop:
+                stopped |= pick == count[roll] - 1  # the last option: stopping
+                keep = np.where(stopped, every_keep[roll], keep)
+                rolls += ~stopped
+            else:
+                rolls += 1
+            roll = dice.after_keep(keep, rng.random(games))
+        legal = plans.legal_now(states, roll)  # (games, boxes)
+        if not legal.any(axis=1).all():
+            raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
+                              space.model.flow.pos)
+        pick = (rng.random(games) * legal.sum(axis=1)).astype(np.int64)
+        box = (np.cumsum(legal, axis=1) > pick[:, None]).argmax(axis=1)
+        got, extra, states = plans.write(states, box, roll)
+        points[rows, box] = got
+        bonus += extra.T
+    return SeatGames(points, bonus, rolls)
+
+
 _PLANS: dict[tuple[str, str], Plans] = {}
 
 
@@ -352,8 +469,9 @@ def play_block(model: Model, kinds: list[str], games: int, seed: int, block: int
     rng = np.random.default_rng([seed, block])
     out = []
     for kind in kinds:
-        plans = plans_for(model, kind)
-        out.append(play_seat(plans, Dice(plans.space.tt), games, rng))
+        plans = plans_for(model, "greedy" if kind == RANDOM else kind)  # random: the tables, no plans
+        play = _play_random if kind == RANDOM else play_seat
+        out.append(play(plans, dice_for(plans.space.tt), games, rng))
     return out
 
 
@@ -396,7 +514,7 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
         return out
     import multiprocessing
     for kind in kinds:  # the table is read once, before the workers fork
-        plans_for(model, kind)
+        plans_for(model, "greedy" if kind == RANDOM else kind)
     global _FORKED
     _FORKED = model
     with multiprocessing.get_context("fork").Pool(jobs) as pool:

@@ -29,7 +29,7 @@ from .errors import UsageError
 from .model import Model
 from .state import CHANCE, GameState
 
-VERSION = 2  # 2: greedy and optimal games played in bulk (other games than before, the same statistics)
+VERSION = 3  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics)
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
 STAGES = ("solving", "best", "greedy", "random", "two_players")
 
@@ -147,7 +147,7 @@ def _play(model: Model, bots: list, seed: int) -> _Game:
 def bulk_reason(model: Model, kinds: list[str]):
     """Why these players cannot be played in bulk here (None: they can; see bulk.unsupported)."""
     from . import bulk
-    return bulk.unsupported(model, kinds)
+    return bulk.unsupported(model, kinds, allow_random=True)
 
 
 def _bulk_play(model: Model, kinds: list[str], games: int, seed: int,
@@ -165,8 +165,8 @@ def _bulk_play(model: Model, kinds: list[str], games: int, seed: int,
 def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[[int, int], None] | None = None,
                engine: str = "auto") -> Games:
     """`games` solitaire games of one kind of player. engine "game": one by one through the engine,
-    game i from seed + i; "bulk": all at once (greedy and optimal players where `bulk` takes the
-    model); "auto": bulk where it can."""
+    game i from seed + i; "bulk": all at once (greedy, optimal and random players where `bulk` takes
+    the model); "auto": bulk where it can."""
     if engine != "game" and bulk_reason(model, [kind]) is None:
         results = _bulk_play(model, [kind], games, seed, update)
     else:

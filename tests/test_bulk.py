@@ -131,3 +131,42 @@ def test_simulate_cli_engine_flag(cli):
     assert '"games": 300' in out
     code, _, err = cli("simulate", "yacht", "--games", "3", "--players", "a:random", "--engine", "bulk")
     assert code == 2 and "bulk play takes greedy and optimal" in err and "--engine game" in err
+
+
+def test_dice_drawn_from_the_grid_are_the_dice_counted_over_every_roll():
+    from rulebook.interpreter.turn import turn_tables
+    for n, faces in ((5, 6), (3, 8)):
+        tt = turn_tables(n, faces)
+        dice = bulk.Dice(tt)
+        rng = np.random.default_rng(n)
+        keeps = rng.integers(0, len(tt.keeps), 50_000)
+        u = rng.random(50_000)
+        u[:1000] = np.minimum(dice.scum[keeps[:1000], 0], 1 - 2**-53)  # exactly on a cumulative value
+        u[1000:1002] = [0.0, 1 - 2**-53]
+        rows = dice.cum[keeps]
+        counted = np.minimum((rows <= u[:, None]).sum(axis=1), rows.shape[1] - 1)
+        assert np.array_equal(dice.after_keep(keeps, u), counted)
+
+
+def test_random_players_in_bulk_only_where_asked_and_as_the_engine_plays_them():
+    model = load_model("yahtzee")
+    assert "not random" in str(bulk.unsupported(model, ["random"]))  # simulate: one by one, as before
+    assert bulk.unsupported(model, ["random", "greedy"], allow_random=True) is None
+    blocks = bulk.run_games(model, ["random"], 4000, 2)
+    points = np.concatenate([b[0].points for b in blocks])
+    rolls = np.concatenate([b[0].rolls for b in blocks])
+    assert points.shape == (4000, 13) and (points >= 0).all()
+    one = [simulate_one(model, i) for i in range(400)]
+    totals = [r.totals[0] for r in bulk.results(model, blocks, ["r"])]
+    for a, b in ((totals, [t for t, _ in one]), (rolls.tolist(), [r for _, r in one])):
+        se = (statistics.variance(a) / len(a) + statistics.variance(b) / len(b)) ** 0.5
+        assert abs(statistics.fmean(a) - statistics.fmean(b)) < 3 * se
+    again = bulk.run_games(model, ["random"], 4000, 2)
+    assert np.array_equal(np.concatenate([b[0].points for b in again]), points)  # one seed, the same games
+
+
+def simulate_one(model, seed: int) -> tuple[int, int]:
+    """(total, rolls) of one random-policy game through the per-game engine."""
+    from rulebook.interpreter.compare import _play
+    game = _play(model, [make_bot("random", model, random.Random(seed))], seed)
+    return game.totals[0], game.rolls[0]

@@ -146,9 +146,10 @@ def _rate_within(p: float, n: int, q: float, m: int, k: float = 3.0) -> bool:
     return abs(p - q) <= k * se + 1e-9
 
 
-@pytest.mark.parametrize("name, kind", [("yacht", "greedy"), ("yacht", "optimal"), ("yahtzee", "greedy")])
+@pytest.mark.parametrize("name, kind", [("yacht", "greedy"), ("yacht", "optimal"), ("yahtzee", "greedy"),
+                                        ("yahtzee", "random"), ("yatzy", "random")])
 def test_bulk_games_give_the_statistics_of_games_played_one_by_one(name, kind):
-    """compare plays greedy and optimal games in bulk: other games, the same statistics (3 SE)."""
+    """compare plays greedy, optimal and random games in bulk: other games, the same statistics (3 SE)."""
     import random
 
     from rulebook.interpreter import compare as module
@@ -192,8 +193,11 @@ def test_compare_plays_in_bulk_only_what_bulk_takes(monkeypatch):
     monkeypatch.setattr(module, "_play", lambda model, bots, seed: played.append("game") or real_play(model, bots, seed))
     monkeypatch.setattr(module, "_bulk_play", lambda *a: played.append("bulk") or real_bulk(*a))
     model = load_model("yacht")
-    module.play_games(model, "random", 3, 1)
+    module.play_games(model, "strong", 3, 1)
     assert set(played) == {"game"}
+    played.clear()
+    module.play_games(model, "random", 3, 1)
+    assert played == ["bulk"]
     played.clear()
     module.play_games(model, "greedy", 3, 1)
     assert played == ["bulk"]
