@@ -503,3 +503,26 @@ def test_the_serve_command_checks_its_arguments(cli):
     assert code == 2 and "--port must be from 0 to 65535" in err
     code, out, err = cli("serve", "--bot-delay", "-1")
     assert code == 2 and "--bot-delay" in err
+
+
+def test_an_announce_step_at_the_table(client):
+    """Yamb: after the first roll the person announces a box (or nothing); the write goes there."""
+    t = create(client, model="yamb", seed=3)
+    table, token = t["table"], t["token"]
+    s = wait_for(client, table, my_turn(0))
+    assert s["step"]["kind"] == "announce" and s["announced"] is None
+    assert s["announce"][0] is None and "yamb@announce" in s["announce"] and "ones@hand" in s["announce"]
+    r = client.post(f"/api/tables/{table}/hint", json={"seat": 0, "token": token})
+    assert r.status_code == 200 and all(o["type"] == "announce" for o in r.json()["options"])
+    r = act(client, table, 0, token, "announce ones@free")
+    assert r.status_code == 422  # Free is written without an announcement
+    r = act(client, table, 0, token, "announce yamb@announce")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["events"][0]["type"] == "announce" and body["events"][0]["box"] == "yamb@announce"
+    assert body["state"]["announced"] == "yamb@announce" and body["state"]["step"]["kind"] == "keep"
+    assert act(client, table, 0, token, "stop").status_code == 200
+    s = state(client, table)
+    assert [c["box"] for c in s["choices"]] == ["yamb@announce"] and s["can_write"]
+    assert act(client, table, 0, token, "write ones@free").status_code == 422
+    assert act(client, table, 0, token, "write yamb@announce").status_code == 200

@@ -315,3 +315,29 @@ def test_the_page_reconnects_after_a_server_restart_and_plays_on(tmp_path, peopl
         assert me.page.locator("#sheet td.filled").count() == 4
     finally:
         stop_server(srv, thread)
+
+
+def test_an_announce_step_in_the_browser(server, people, tmp_path):
+    """Yamb: after the first roll the page offers a button per box that may be announced; the
+    announcement shows in the log and the prompt, and the write goes into the announced box."""
+    me = people()
+    page = me.page
+    page.goto(f"{server}/new/yamb?lang=en")
+    page.select_option("select[name=pace_ms]", "0")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
+    assert me.wait_turn_or_end() == "turn"
+    buttons = page.locator("#announce button")
+    buttons.first.wait_for()
+    labels = buttons.all_inner_texts()
+    assert labels[0] == "Announce nothing" and "Announce Yamb, Announce" in labels and "Announce Ones, Hand" in labels
+    assert "Announce the box" in page.locator("#prompt").inner_text()
+    before = me.seq()
+    page.locator("#announce button", has_text="Announce Ones, Hand").click()
+    wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) > {before}")
+    assert "announces Ones, Hand" in page.locator("#log").inner_text()
+    page.screenshot(path=str(tmp_path / "announced.png"), full_page=True)
+    assert "You announced Ones, Hand" in page.locator("#prompt").inner_text()
+    assert page.locator("#announce").is_hidden()
+    me.write_best()  # the only box offered is the announced one
+    assert "in Ones, Hand" in page.locator("#log").inner_text()

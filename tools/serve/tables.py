@@ -21,7 +21,7 @@ from typing import Any
 
 import anyio
 
-from ...interpreter.actions import Action, Keep, Roll, Stop, Write, parse_action
+from ...interpreter.actions import Action, Announce, Keep, Roll, Stop, Write, parse_action
 from ...interpreter.errors import IllegalActionError, RulebookError, UsageError
 from ...interpreter.game import Game, Seat
 from ...interpreter.loader import bundled_models, load_model, load_source
@@ -202,6 +202,9 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "chance": current == CHANCE,
         "terminal": terminal,
         "step": None if step is None else {"id": step.id, "kind": step.kind, "can_stop": bool(step.can_stop)},
+        # an announce step: what may be announced (None: nothing); the box announced this turn
+        "announce": [a.box for a in st.legal_actions()] if step is not None and step.kind == "announce" else [],
+        "announced": st.announced,
         "dice": list(st.dice),
         "kept": list(st.kept),
         "rolls_left": 0 if terminal else st.rolls_left(),
@@ -244,6 +247,8 @@ def _event_json(seq: int, player: int, action: Action, kept_before: tuple[int, .
         out.update(type="keep", dice=list(action.dice))
     elif isinstance(action, Stop):
         out.update(type="stop")
+    elif isinstance(action, Announce):
+        out.update(type="announce", box=action.box)
     else:
         out.update(type="write", box=action.box, points=points, bonus=bonus)
     return out
@@ -335,6 +340,10 @@ def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
         values = bot.write_values(state)
         for box, v in sorted(values.items(), key=lambda kv: -kv[1])[:top]:
             options.append({"action": str(Write(box)), "type": "write", "box": box, "value": round(base + v, 2)})
+    elif step.kind == "announce":
+        values = bot.announce_values(state)
+        for action, v in sorted(values.items(), key=lambda kv: -kv[1])[:top]:
+            options.append({"action": str(action), "type": "announce", "box": action.box, "value": round(base + v, 2)})
     else:
         values = bot.keep_values(state)
         for k, v in sorted(values.items(), key=lambda kv: (-kv[1], -len(kv[0])))[:top]:

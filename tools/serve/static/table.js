@@ -53,6 +53,8 @@
         return ev.dice.length ? fmt(T.ev_keep, {player, dice: dice(ev.dice)}) : fmt(T.ev_keep_none, {player});
       case "stop":
         return fmt(T.ev_stop, {player});
+      case "announce":
+        return ev.box ? fmt(T.ev_announce, {player, box: boxName[ev.box] || ev.box}) : fmt(T.ev_announce_none, {player});
       case "write": {
         let text = fmt(one(T.ev_write, ev.points), {player, points: ev.points, box: boxName[ev.box] || ev.box});
         if (ev.bonus) text += " " + fmt(T.ev_bonus, {bonus: ev.bonus});
@@ -292,7 +294,9 @@
       turn.textContent = fmt(T.your_turn, {player: p.name});
       turn.classList.add("mine");
       if (state.step.kind === "keep") prompt.textContent = state.step.can_stop ? T.do_keep : T.do_keep_no_stop;
-      else if (state.step.kind === "write") prompt.textContent = T.do_write;
+      else if (state.step.kind === "announce") prompt.textContent = T.do_announce;
+      else if (state.step.kind === "write") prompt.textContent = state.announced
+        ? fmt(T.do_write_announced, {box: boxName[state.announced] || state.announced}) : T.do_write;
       return;
     }
     if (state.chance) turn.textContent = T.wait_dice;
@@ -313,6 +317,21 @@
       roll.disabled = busy;
     } else {
       roll.hidden = true;
+    }
+    // an announce step: a button per box that may be announced (and one to announce nothing)
+    let announce = $("announce");
+    if (!announce) {
+      announce = el("div", {class: "announce", id: "announce", role: "group"});
+      controls.append(announce);
+    }
+    announce.replaceChildren();
+    announce.hidden = state.step.kind !== "announce";
+    if (!announce.hidden) {
+      (state.announce || []).forEach((box) => {
+        announce.append(el("button", {type: "button", class: "button" + (box ? "" : " primary"), disabled: busy,
+                                      text: box ? fmt(T.announce_box, {box: boxName[box] || box}) : T.announce_none,
+                                      onclick: () => send(box ? "announce " + box : "announce none")}));
+      });
     }
     $("hint-button").textContent = T.hint;
     $("hint-button").disabled = busy;
@@ -520,6 +539,7 @@
     hint.options.forEach((o) => {
       let label;
       if (o.type === "write") label = fmt(T.hint_write, {box: boxName[o.box] || o.box});
+      else if (o.type === "announce") label = o.box ? fmt(T.announce_box, {box: boxName[o.box] || o.box}) : T.announce_none;
       else if (o.type === "stop") label = T.hint_stop;
       else label = o.dice.length ? fmt(T.hint_keep, {dice: o.dice.join(" ")}) : T.hint_reroll;
       list.append(el("li", {}, el("span", {class: "hlabel", text: label}), " ",
