@@ -265,6 +265,10 @@ def features(model: Model) -> list[Feature]:
     for label, compiled, where_seen in expression_views(model):
         seen: set[int] = set()
         for node, parent in _nodes(compiled.ast, seen):
+            if node.op == "call" and node.value == "entries":
+                box = getattr(node.args[0], "const", "…")
+                raise NotSolvable("the solver does not read entries({box}); compare uses({box}) or value({box}) instead",
+                                  compiled.text.at(node.offset) if hasattr(compiled.text, "at") else None, box=box)
             if node.op != "call" or node.value not in ("total", "value"):
                 continue
             arg = node.args[0]
@@ -273,15 +277,18 @@ def features(model: Model) -> list[Feature]:
                 raise NotSolvable("{call}() of a box or section that depends on the game is not supported by the solver",
                                   where, call=node.value)
             other, op = _compared_with(node, parent)
-            if other is None:
-                raise NotSolvable("the solver needs {call}({name}) to be compared with a constant (as in {call}(x) >= 63)",
-                                  where, call=node.value, name=arg.const)
-            need = {">=": other, ">": other + 1, "<": other, "<=": other + 1}.get(op, other + 1)
             for v in where_seen:
                 view = all_views[v]
                 if node.value == "total":
                     name = view.sections[arg.const]
                 else:
+                    name = "+".join(view.units[arg.const])
+                if other is None:  # used as a number (in a sum, a difference, a product…): tracked exactly
+                    caps[name] = max(caps.get(name, 0), largest(model, name) + 1)
+                    model.__dict__.setdefault("_exact", set()).add(name)
+                    continue
+                need = {">=": other, ">": other + 1, "<": other, "<=": other + 1}.get(op, other + 1)
+                if node.value == "value":
                     us = view.units[arg.const]
                     if len(us) == 1 and uses.get(us[0], 1) == 1:
                         if op in ("==", "!="):
@@ -289,11 +296,34 @@ def features(model: Model) -> list[Feature]:
                         else:  # value(b) >= t, > t, < t, <= t: whether it holds t (or t + 1) or more
                             atleast.add((us[0], other + 1 if op in (">", "<=") else other))
                         continue
-                    name = "+".join(us)  # the sum of several entries: a capped total
-                caps[name] = max(caps.get(name, 0), need)
+                caps[name] = max(caps.get(name, 0), need)  # a total (or the sum of several entries), capped
     return ([Feature("total", s, c) for s, c in sorted(caps.items())]
             + [Feature("equals", b, c) for b, c in sorted(equals)]
             + [Feature("atleast", b, t) for b, t in sorted(atleast)])
+
+
+def largest(model: Model, name: str) -> int:
+    """The most points the units of a total can hold together: each entry at its box's best roll
+    (scored on an empty sheet; the solver checks later that no roll scores more)."""
+    from .dice import multisets
+    from .scoring import Scorer
+    memo = model.__dict__.setdefault("_largest", {})
+    if name not in memo:
+        scorer = Scorer.for_model(model)
+        rolls = multisets(model.n_dice, model.faces)
+        best = 0
+        for u in quantity_units(model, name):
+            target = model.targets.get(u)
+            box = target.box if target is not None else u
+            top = 0
+            for dice in rolls:
+                try:
+                    top = max(top, scorer.points(u if target is not None else box, dice, {}))
+                except Exception:  # noqa: BLE001 - a roll the rule cannot score on an empty sheet
+                    pass
+            best += top * (len(target.cells) if target is not None else 1)
+        memo[name] = best
+    return memo[name]
 
 
 def _compared_with(node: Expr, parent: Expr | None) -> tuple[int | None, str]:
@@ -402,7 +432,7 @@ class Explorer:
             if name not in self.caps:
                 raise NotSolvable("the solver needs the total {name} to be compared with a constant", name=name)
             return list(range(self.caps[name] + 1))
-        if self.uses.get(name, 1) != 1:
+        if self.uses.get(name, 1) != 1 or name in self.caps:
             if name not in self.caps:
                 raise NotSolvable("the solver needs {call}({name}) to be compared with a constant (as in {call}(x) >= 63)",
                                   call="value", name=name)

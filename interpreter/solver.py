@@ -165,6 +165,12 @@ class Space:
         self.write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._trees()
+        for f in self.feats:  # a quantity read as a number must never reach its cap
+            if f.kind == "total" and f.name in model.__dict__.get("_exact", ()):
+                most = sum(max(self.possible_points[u]) * self.uses[u] for u in self.quantity[f.name])
+                if most >= f.limit:
+                    raise NotSolvable("{name} can reach {most}, more than the solver expected; compare it with "
+                                      "constants instead", model.flow.pos, name=f.name, most=most)
         # per unit: the features that writing it changes (position, feature), and those it leaves alone
         self.moving = {b: [(i, ft) for i, ft in enumerate(self.feats) if self._moves(b, ft)] for b in self.boxes}
         self.staying = {b: [i for i, ft in enumerate(self.feats) if not self._moves(b, ft)] for b in self.boxes}
@@ -363,7 +369,7 @@ class Space:
                 a = self.full(masks, name)
             elif kind == "uses":
                 a = self.count(masks, name).astype(np.int64)
-            elif kind == "total" or self.uses[name] != 1:
+            elif kind == "total" or name in total_at:
                 a = feats[:, total_at[name]]
             else:  # value: 0 while open, else the candidate its tracked yes/no features point to
                 filled = self.full(masks, name)
@@ -461,7 +467,7 @@ class Space:
                 v = bool(self.full(mask, name))
             elif kind == "uses":
                 v = int(self.count(mask, name))
-            elif kind == "total" or self.uses[name] != 1:
+            elif kind == "total" or any(f.kind == "total" and f.name == name for f in self.feats):
                 v = next(fvals[i] for i, f in enumerate(self.feats) if f.kind == "total" and f.name == name)
             elif not self.full(mask, name):
                 v = 0
