@@ -201,18 +201,28 @@ class Planner:
         tfeat = np.array([fvals[i] for i in kp.totals], dtype=np.int64).reshape(len(kp.totals), 1)
         gkey = np.zeros((len(kp.keys), 1), dtype=np.int64)
         if kp.keys:
+            parts = self.__dict__.get("_key_parts")
+            if parts is None:  # every atom the keys read, once; each atom's domain: value -> position (as _code)
+                atoms = sorted({a for names, _ in kp.keys for a in names}, key=repr)
+                where = {a: i for i, a in enumerate(atoms)}
+                parts = self._key_parts = (atoms, [[(where[a], dom, dict(zip(dom, _code(np.asarray(dom), dom).tolist())))
+                                                     for a, dom in zip(names, domains)] for names, domains in kp.keys], {})
+            atoms, keys, memo = parts
             atom = space.scalar_atoms(mask, fvals)
-            positions = self.__dict__.get("_positions")
-            if positions is None:  # each atom's domain: value -> position, as kernelplan._code gives it
-                positions = self._positions = [[dict(zip(dom, _code(np.asarray(dom), dom).tolist())) for dom in domains]
-                                               for _, domains in kp.keys]
-            for x, (names, domains) in enumerate(kp.keys):
-                key = 0
-                for a, dom, where in zip(names, domains, positions[x]):
-                    value = atom(a)
-                    at = where.get(value)
-                    if at is None:
-                        at = int(_code(np.array([value]), dom)[0])
-                    key = key * len(dom) + at
-                gkey[x, 0] = key
+            values = tuple(atom(a) for a in atoms)
+            column = memo.get(values)
+            if column is None:
+                column = []
+                for key_parts in keys:
+                    key = 0
+                    for i, dom, positions in key_parts:
+                        at = positions.get(values[i])
+                        if at is None:
+                            at = int(_code(np.array([values[i]]), dom)[0])
+                        key = key * len(dom) + at
+                    column.append(key)
+                if len(memo) > 100_000:
+                    memo.clear()
+                memo[values] = column = np.array(column, dtype=np.int64)
+            gkey[:, 0] = column
         return Batch(base, tfeat, gkey)
