@@ -16,6 +16,7 @@ import multiprocessing as mp
 import os
 import time
 from dataclasses import dataclass
+from itertools import islice, product
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -130,8 +131,16 @@ def _seconds_per_state(space: "Space", k: int) -> float:
         masks, feats = space.level(k)
         pick = np.linspace(0, len(masks) - 1, min(PROBE, len(masks))).astype(np.int64)
         masks, feats = masks[pick], feats[pick]
-    else:
-        masks, feats = space.sample(k, PROBE)
+    else:  # whole fills, as a layer has them: every value of the tracked quantities for a few random fills
+        codes, _ = space.sample(k, 64)
+        ms, fs = [], []
+        for code in np.unique(codes).tolist():
+            combos = np.array(list(islice(product(*space.feature_domains(code)), PROBE)), dtype=np.int64)
+            ms.append(np.full(len(combos), code, dtype=np.int64))
+            fs.append(combos.reshape(len(combos), len(space.feats)))
+            if sum(map(len, ms)) >= PROBE:
+                break
+        masks, feats = np.concatenate(ms), np.concatenate(fs)
     try:
         V = np.zeros(space.entries)  # zero pages cost nothing
     except MemoryError:
