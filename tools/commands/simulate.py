@@ -24,7 +24,7 @@ def add_arguments(p) -> None:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--players", default=None, help='computer players, e.g. "a:optimal,b:greedy" (default: one greedy player)')
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
     p.add_argument("--engine", choices=("auto", "bulk", "game"), default="auto",
                    help="bulk: all games at once with numpy (greedy and optimal bots); game: one by one "
                         "through the per-game engine; auto (default): bulk where it can")
@@ -52,6 +52,8 @@ def run(args) -> int:
                          least=model.min_players, most=model.max_players, count=len(seats))
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.jobs is None:  # both cores of a 2-core machine: results do not depend on the number of jobs
+        args.jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.games > MAX_GAMES:
