@@ -226,6 +226,8 @@ def _solve_chunk(space: "Space", V, masks: np.ndarray, feats: np.ndarray, idx: n
     out = np.empty(len(masks))
     with np.errstate(invalid="ignore"):
         status = kernel.solve_states(V, plan.write, plan.turn, plan.batch(masks, feats, idx), out)
+    if status & kernel.NO_BOX and plan.part:  # a roll with no unit of the part: the relaxed rule, box by box
+        return _solve_chunk_by_box(space, V, masks, feats, idx)
     if status & kernel.NO_BOX:
         raise NotSolvable("for some roll and sheet the write rule allows no box; the solver cannot value that",
                           space.model.flow.pos)
@@ -238,7 +240,7 @@ def _solve_chunk(space: "Space", V, masks: np.ndarray, feats: np.ndarray, idx: n
 
 
 def _solve_chunk_by_box(space: "Space", V, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None) -> np.ndarray:
-    """`_solve_chunk` box by box (`Space.write_values`, `TurnTables.start_value`): for parts of a sheet."""
+    """`_solve_chunk` box by box (`Space.write_values`, `TurnTables.start_value`): where the kernel cannot."""
     out = np.empty(len(masks))
     chunk = batch_size(space)
     for lo in range(0, len(masks), chunk):

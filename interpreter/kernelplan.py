@@ -26,8 +26,9 @@ class KernelPlan:
     def __init__(self, space):
         from .solver import Space
         self.space = space
-        if any(kind == "filled" for kind, _ in space.outside):
-            raise Unsupported("a part of the sheet (its write rule is relaxed)")
+        # a part of the sheet (the strong bot's): its relaxed write rule (a roll the rule sends outside
+        # the part may go into any open unit) is not laid out; batches where it matters report NO_BOX
+        self.part = any(kind == "filled" for kind, _ in space.outside)
         boxes, feats = space.boxes, space.feats
         B = len(boxes)
         # a slot per (unit, next sheet): points that lead to the same next sheet (a unit that moves
