@@ -66,6 +66,8 @@ class KernelPlan:
                 for r, g in zip(pr.rows.tolist(), pr.gain.tolist()):
                     row[q, bi, r] = self.slot_of[bi][points[b][r].value]
                     gain[q, bi, r] = g
+                    if g != _gain(space, b, points[b][r].value, [t.value for t in bonus[b][r]]):
+                        raise Unsupported("the space counts points otherwise than the kernel's sheet-dependent rows")
                 row[q, bi, pr.refused] = -1
                 for r in pr.branching:
                     branching[(bi, r)] = None
@@ -95,7 +97,7 @@ class KernelPlan:
                 p = np.broadcast_to(np.asarray(Space.evaluate(pts, mesh.__getitem__, groups)), (groups,))
                 bonus = sum(np.asarray(Space.evaluate(t, mesh.__getitem__, groups)) for t in bon)
                 s_rows[q] = np.where(allowed, slots[np.searchsorted(slots[:, 0], p), 1], -1)
-                g_rows[q] = np.where(allowed, space.mult[b] * (p + bonus), 0.0)
+                g_rows[q] = np.where(allowed, _gain(space, b, p, [bonus]), 0.0)
             self.queries.append((bi, r, atoms, domains))
             key_of.setdefault(tuple(atoms), (len(key_of), atoms, domains))
             bq_key.append(key_of[tuple(atoms)][0])
@@ -146,6 +148,12 @@ class KernelPlan:
                     key = key * len(dom) + codes[a]
                 gkey[x] = key
         return Batch(base, tfeat, gkey)
+
+
+def _gain(space, unit: str, points, bonuses: list):
+    """What writing `points` (with these write bonuses) into a unit earns: the unit's multiplier times
+    points plus bonuses (`_PlainRows.gain` of the plain rolls is checked against it)."""
+    return space.mult[unit] * (points + sum(bonuses))
 
 
 def _mesh(atoms: list[tuple], domains: list[list]) -> dict[tuple, np.ndarray]:
