@@ -36,8 +36,13 @@ class NotSolvable(ModelError):
 
 # the turn ----------------------------------------------------------------------
 
-def turn_shape(model: Model) -> int:
-    """The number of rerolls in a turn; NotSolvable unless the turn is roll, (keep, roll)×k, write."""
+def turn_shape(model: Model, relaxed: bool = False) -> int:
+    """The number of rerolls in a turn; NotSolvable unless the turn is roll, (keep, roll)×k, write.
+
+    `relaxed` (the strong bot's parts, never an exact solve): announce steps, while conditions and
+    columns filled by announcement are read as if absent (every roll of the turn may be taken, any
+    open box chosen after it), and sections that do not add to the total are allowed (their
+    points count only through the bonuses that read them)."""
     turn = next(s for s in model.flow.walk() if s.kind == "each_player")
     leaves: list[Step] = []
 
@@ -48,7 +53,7 @@ def turn_shape(model: Model) -> int:
                     flatten(child, child.times)
                 elif child.kind == "each_player":
                     raise NotSolvable("a turn inside a turn cannot be solved", child.pos)
-                else:
+                elif not (relaxed and child.kind == "announce"):
                     leaves.append(child)
 
     flatten(turn)
@@ -56,12 +61,14 @@ def turn_shape(model: Model) -> int:
         if step.kind == "keep" and (step.allowed is not None or step.locked):
             raise NotSolvable("the solver cannot read keep rules (which dice may be kept, dice that stay aside)",
                               step.allowed.text.pos if step.allowed is not None else step.pos)
+        if relaxed:
+            continue
         if step.kind == "announce":
             raise NotSolvable("the solver cannot read announce steps", step.pos)
         if step.kind == "repeat" and step.condition is not None:
             raise NotSolvable("the solver cannot read rolls that depend on a while condition", step.condition.text.pos)
     for section in model.sections:
-        if not section.counts:
+        if not section.counts and not relaxed:
             raise NotSolvable("the solver needs every section to add to the grand total", model.flow.pos)
     kinds = [s.kind for s in leaves]
     if not kinds or kinds[0] != "roll" or leaves[0].dice != "all" or kinds[-1] != "write":
@@ -79,7 +86,7 @@ def turn_shape(model: Model) -> int:
     if rounds < len(model.cells or model.boxes):
         raise NotSolvable("the game has {rounds} rounds but {boxes} boxes; the solver needs a round per box",
                           model.flow.pos, rounds=rounds, boxes=len(model.cells or model.boxes))
-    if any(c.order not in ("free", "down", "up") for c in model.columns):
+    if not relaxed and any(c.order not in ("free", "down", "up") for c in model.columns):
         raise NotSolvable("the solver reads columns filled in any order, top down or bottom up, not columns whose "
                           "box is announced", model.flow.pos)
     if model.end_if is not None:

@@ -153,7 +153,7 @@ class KernelPlan:
 def _gain(space, unit: str, points, bonuses: list):
     """What writing `points` (with these write bonuses) into a unit earns: the unit's multiplier times
     points plus bonuses (`_PlainRows.gain` of the plain rolls is checked against it)."""
-    return space.mult[unit] * (points + sum(bonuses))
+    return space.mult[unit] * (points * space.counts[unit] + sum(bonuses))  # (counts: False in a non-counting section)
 
 
 def _mesh(atoms: list[tuple], domains: list[list]) -> dict[tuple, np.ndarray]:

@@ -88,9 +88,10 @@ class Space:
     through their boxes inside it.
     """
 
-    def __init__(self, model: Model, boxes: list[str] | None = None):
+    def __init__(self, model: Model, boxes: list[str] | None = None, relaxed: bool = False):
         self.model = model
-        self.rerolls = turn_shape(model)
+        self.relaxed = relaxed and boxes is not None  # a part read with the turn's rules set aside (turn_shape)
+        self.rerolls = turn_shape(model, self.relaxed)
         all_units = unit_ids(model)
         self.boxes = list(boxes) if boxes is not None else all_units  # the units: write targets
         inside = set(self.boxes)
@@ -100,6 +101,8 @@ class Space:
         self.uses = {u: len(target[u].cells) if u in target else 1 for u in all_units}
         columns = {c.id: c for c in model.columns}
         self.mult = {u: columns[self.column_of[u]].multiplier if self.column_of[u] else 1 for u in all_units}
+        counting = {b for sec in model.sections if sec.counts for b in sec.boxes}
+        self.counts = {u: self.box_of[u] in counting for u in all_units}  # its points add to the total
         self.quantity = {}  # total feature name -> its units
         feats = []
         for f in features(model):
@@ -198,7 +201,7 @@ class Space:
                     leg.append(self.explorer.explore(self.allowed, ctx, given, column) if self.allowed else Tree(True))
                     bon.append([self.explorer.explore(x.points, ctx, given, column) for x in self.write_bonuses])
                 points[b], legal[b], bonus[b] = pts, leg, bon
-            plain = {b: _PlainRows(points[b], legal[b], bonus[b], self.mult[b]) for b in self.boxes}
+            plain = {b: _PlainRows(points[b], legal[b], bonus[b], self.mult[b], self.counts[b]) for b in self.boxes}
             self.trees[rn] = (points, legal, bonus, plain)
         self.possible_points = {b: sorted({v for rn in self.roll_numbers for t in self.trees[rn][0][b] for v in t.values()})
                                 for b in self.boxes}
@@ -446,7 +449,7 @@ class Space:
             value[plain.refused] = -np.inf
         for r in plain.branching:
             p = np.broadcast_to(Space.evaluate(points[r], atoms, len(m)), (len(m),))
-            gain = self.mult[box] * (p + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r]))
+            gain = self.mult[box] * (p * self.counts[box] + sum(np.asarray(Space.evaluate(t, atoms, len(m))) for t in bonus[r]))
             allowed = True if loose else Space.evaluate(legal[r], atoms, len(m))
             value[r] = np.where(allowed, gain + future(p), -np.inf)
             if closed is not None:
@@ -504,7 +507,7 @@ class Space:
             for r in plain.branching:
                 if _walk(legal[r], atom):
                     p = _walk(points[r], atom)
-                    value[r] = self.mult[box] * (p + sum(_walk(t, atom) for t in bonus[r])) + V[index(p)]
+                    value[r] = self.mult[box] * (p * self.counts[box] + sum(_walk(t, atom) for t in bonus[r])) + V[index(p)]
                 else:
                     value[r] = -np.inf
         return value
@@ -524,7 +527,7 @@ class Space:
             for r in plain.branching:
                 if _walk(all_legal[box][r], atom):
                     p = _walk(all_points[box][r], atom)
-                    pts[r], gain[r] = p, self.mult[box] * (p + sum(_walk(t, atom) for t in all_bonus[box][r]))
+                    pts[r], gain[r] = p, self.mult[box] * (p * self.counts[box] + sum(_walk(t, atom) for t in all_bonus[box][r]))
                 else:
                     gain[r] = -np.inf
         return pts, gain
@@ -599,13 +602,15 @@ def _walk(tree: Tree, atom) -> object:
 class _PlainRows:
     """For one box: the rolls whose points, legality and bonus do not depend on the sheet."""
 
-    def __init__(self, points: list[Tree], legal: list[Tree], bonus: list[list[Tree]], mult: int = 1):
+    def __init__(self, points: list[Tree], legal: list[Tree], bonus: list[list[Tree]], mult: int = 1,
+                 counts: bool = True):
         plain = [r for r in range(len(points))
                  if points[r].leaf and legal[r].leaf and all(t.leaf for t in bonus[r])]
         self.rows = np.array(plain, dtype=np.int64)
         self.branching = [r for r in range(len(points)) if r not in set(plain)]
         pts = np.array([points[r].value for r in plain], dtype=np.int64)
-        self.gain = np.array([mult * (points[r].value + sum(t.value for t in bonus[r])) for r in plain], dtype=np.float64)
+        self.gain = np.array([mult * (points[r].value * counts + sum(t.value for t in bonus[r])) for r in plain],
+                             dtype=np.float64)
         self.distinct, self.which = np.unique(pts, return_inverse=True)
         self.distinct = [int(p) for p in self.distinct]
         self.refused = self.rows[[not legal[r].value for r in plain]] if plain else self.rows

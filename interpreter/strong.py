@@ -34,7 +34,7 @@ _PARTS: dict[str, list[tuple[Space, Table]]] = {}
 def _size(model: Model, units: list[str] | None) -> int | None:
     """The reachable states of the whole sheet or a part (None: more than can even be counted)."""
     try:
-        return sum(Space(model, units).level_counts())
+        return sum(Space(model, units, relaxed=units is not None).level_counts())
     except NotSolvable as refused:
         if "states" in refused.message or "work" in refused.message:
             return None  # refused for its size (`check_size`): too large to count cheaply
@@ -45,7 +45,10 @@ def parts(model: Model, max_states: int = PART_STATES) -> list[list[str]]:
     """The units of each part: the whole sheet if it is small enough, else each column (on a sheet
     with columns), else its sections, halved until each fits. (Packing the sections' boxes into
     the fewest parts that fit was tried and plays worse: a small leftover part misjudges its boxes.)"""
-    whole = _size(model, None)
+    try:
+        whole = _size(model, None)
+    except NotSolvable:  # turn rules an exact solve cannot read: the parts are read with them set aside
+        whole = None
     if whole is not None and whole <= max_states:
         return [unit_ids(model)]
     columns = [[u for u in unit_ids(model) if model.targets[u].column == c.id] for c in model.columns] or [unit_ids(model)]
@@ -77,7 +80,7 @@ def solved_parts(model: Model, progress=None, max_states: int = PART_STATES) -> 
             if len(units) == len(unit_ids(model)):
                 found.append(solved(model, progress))
             else:
-                space = Space(model, units)
+                space = Space(model, units, relaxed=True)
                 found.append((space, solve(model, progress, space, Limits())))
         _PARTS[key] = found
     return _PARTS[key]
@@ -114,12 +117,16 @@ class StrongBot(PlannerBot):
             from .bots import GreedyBot
             return GreedyBot().write_table(state, roll_number)
         sheet = state.sheets[state.player]
+        targets, points, gains = self._immediate(state, sheet, roll_number)
+        return targets, self._values(sheet, targets, points, gains)
+
+    def _values(self, sheet, targets, points, gains):
+        """(B, R): each roll into each target: its gain, its part's value after, the other parts' now."""
         here = []
         for space, table in self.parts:
             m, f = encode(space, sheet)
             here.append((m, f, float(table.values[int(space.index(np.array([m]), np.array([f]).reshape(1, -1))[0])])))
         everything = sum(v for _, _, v in here)
-        targets, points, gains = self._immediate(state, sheet, roll_number)
         out = np.empty((len(targets), len(gains[0]) if len(targets) else 0))
         for row, b in enumerate(targets):
             i = self.owner[b]
@@ -127,20 +134,40 @@ class StrongBot(PlannerBot):
             pm, pf, now = here[i]
             with np.errstate(invalid="ignore"):
                 out[row] = gains[row] + np.nan_to_num(space.futures(pm, pf, table.values, b, points[row])) + (everything - now)
-        return targets, out
+        return out
 
     def _immediate(self, state: GameState, sheet, roll_number):
         """(writable targets, raw points (B, R), real gains (B, R): points × column multiplier +
         write bonus, -inf where refused), from the full Space where there is one, else the scorer."""
-        if self.full is not None:
+        if self.full is not None and state.announced is None:
             mask, fvals = encode(self.full, sheet)
             targets = [b for b in self.full.boxes if self.full.writable(mask, b)]
             rows = [self.full.outcomes(mask, fvals, b, roll_number) for b in targets]
             return targets, [p for p, _ in rows], [g for _, g in rows]
+        return self._immediate_for(state, sheet, roll_number, state.scorer.writable(sheet, state.announced))
+
+    def _immediate_for(self, state: GameState, sheet, roll_number, targets: list[str]):
         rn = roll_number or self.parts[0][0].last_roll
         if rn not in self._immediates:
             self._immediates[rn] = _Immediate(self.model, self.parts[0][0].tt, rn)
-        return self._immediates[rn].table(state.scorer, sheet)
+        return self._immediates[rn].table(state.scorer, sheet, targets)
+
+    def _announce_rows(self, state: GameState, targets: list[str]) -> dict[int, np.ndarray]:
+        """Roll number → (targets, rolls): each roll written into each target had it been announced,
+        valued as every write of this bot (the parts' values after it, not only its points)."""
+        if not self.parts:
+            return super()._announce_rows(state, targets)
+        sheet = state.sheets[state.player]
+        numbers = self.parts[0][0].roll_numbers
+        out = {}
+        for rn in numbers:
+            found, points, gains = self._immediate_for(state, sheet, rn, targets)
+            values = self._values(sheet, found, points, gains)
+            table = np.full((len(targets), values.shape[1] if len(found) else len(self.parts[0][0].tt.rolls)), -np.inf)
+            for row, t in enumerate(found):
+                table[targets.index(t)] = values[row]
+            out[rn] = table
+        return out
 
     def roll_dependent(self, state: GameState) -> bool:
         return self.parts[0][0].roll_dependent if self.parts else super().roll_dependent(state)
@@ -157,6 +184,8 @@ class _Immediate:
         self.rn, self.tt = roll_number, tt
         self.targets = list(model.targets)
         at = {t: i for i, t in enumerate(self.targets)}
+        counting = {b for s in model.sections if s.counts for b in s.boxes}
+        self.counts = {t: int(model.targets[t].box in counting) for t in self.targets}  # points add to the total
         T, R = len(self.targets), len(tt.rolls)
         self.points = np.zeros((T, R), dtype=np.int64)
         self.gains = np.full((T, R), -np.inf)
@@ -170,11 +199,12 @@ class _Immediate:
                 else:
                     choice = option[0]
                     self.points[at[t], r] = choice.points
-                    self.gains[at[t], r] = choice.points * mult[t] + choice.bonus
+                    self.gains[at[t], r] = choice.points * mult[t] * self.counts[t] + choice.bonus
 
-    def table(self, scorer, sheet):
-        """(writable targets, raw points (B, R), gains (B, R): points × multiplier + write bonus, -inf if refused)."""
-        rows = [i for i, t in enumerate(self.targets) if scorer.is_open(t, sheet) and scorer.order_allows(t, sheet)]
+    def table(self, scorer, sheet, targets: list[str]):
+        """(targets, raw points (B, R), gains (B, R): points × multiplier + write bonus, -inf if refused)."""
+        at = self.__dict__.setdefault("_at", {t: i for i, t in enumerate(self.targets)})
+        rows = [at[t] for t in targets]
         points, gains = self.points[rows], self.gains[rows]
         for row, i in enumerate(rows):
             for r in self.dynamic.get(i, ()):
@@ -184,5 +214,5 @@ class _Immediate:
                     points[row, r], gains[row, r] = 0, -np.inf
                 else:
                     points[row, r] = option[0].points
-                    gains[row, r] = option[0].points * scorer.multiplier[t] + option[0].bonus
+                    gains[row, r] = option[0].points * scorer.multiplier[t] * self.counts[t] + option[0].bonus
         return [self.targets[i] for i in rows], points, gains

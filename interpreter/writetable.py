@@ -119,7 +119,7 @@ class WriteGather:
             rolls.append(r)
             if _walk(self.legal_t[b][r], atom):
                 p = _walk(self.points_t[b][r], atom)
-                gains.append(float(self.space.mult[b] * (p + sum(_walk(t, atom) for t in self.bonus_t[b][r]))))
+                gains.append(float(self.space.mult[b] * (p * self.space.counts[b] + sum(_walk(t, atom) for t in self.bonus_t[b][r]))))
                 points.append(p)
             else:
                 gains.append(-np.inf)

@@ -112,3 +112,23 @@ def test_the_strong_bot_beats_greedy_by_far_on_triple_yahtzee():
         means[kind] = s
     gap = means["strong"].mean - means["greedy"].mean
     assert gap > 3 * (means["strong"].stderr ** 2 + means["greedy"].stderr ** 2) ** 0.5
+
+
+def test_on_yamb_the_parts_set_the_turn_rules_aside_and_the_bot_plays_by_them():
+    """Yamb's announce step, its while condition and its announced columns are beyond the exact
+    solver; the parts read the turn without them (a relaxation), a top-down column as positions,
+    the middle bonus ((Max - Min) × Ones) exactly; the bot still plays by the real rules."""
+    from rulebook.interpreter.abstraction import NotSolvable
+    model = load_model("yamb")
+    with pytest.raises(NotSolvable):
+        Space(model)
+    down = Space(model, [t for t in model.targets if t.endswith("@down")], relaxed=True)
+    assert down.codes == 13 and sorted(f.name for f in down.feats) == [
+        "maximum@down", "minimum@down", "ones@down", "upper@down"]
+    bot = StrongBot(model, max_states=20_000)
+    assert len(bot.parts) > 5 and all(sum(s.level_counts()) <= 20_000 for s, _ in bot.parts)
+    game = Game(model, [Seat("cpu", "greedy")], seed=2)
+    game.bots[0] = bot  # (the small parts' bot, not the default one)
+    while not game.state.is_terminal():
+        game.advance()
+    assert len(game.state.sheets[0]) == len(model.cells)
