@@ -325,6 +325,28 @@ def numba_cache_dir():
     return path
 
 
+def _ready_marker(where) -> "os.PathLike | None":
+    """A file in numba's cache folder saying this kernel (this source, this numba) is compiled there."""
+    if where is None:
+        return None
+    import hashlib
+    from importlib.metadata import version
+    from pathlib import Path
+    stamp = hashlib.blake2b(Path(__file__).read_bytes() + version("numba").encode(), digest_size=8).hexdigest()
+    return where / f"kernel-ready-{stamp}"
+
+
+def will_compile() -> bool:
+    """Whether the next solve compiles the kernel first (a few seconds, once per cache folder)."""
+    if _COMPILED is not None or os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
+        return False
+    import importlib.util
+    if importlib.util.find_spec("numba") is None:
+        return False
+    marker = _ready_marker(numba_cache_dir())
+    return marker is None or not marker.exists()
+
+
 def compiled():
     """The numba kernel (compiled on first use, or loaded from the cache); None if numpy is chosen or numba is missing."""
     global _COMPILED
@@ -348,6 +370,12 @@ def compiled():
             _COMPILED = numba.njit(signature, cache=where is not None, nogil=True, error_model="numpy")(_solve_states)
         finally:
             numba.config.CACHE_DIR = before
+        try:
+            marker = _ready_marker(where)
+            if marker is not None:
+                marker.touch()
+        except OSError:
+            pass
     return _COMPILED or None
 
 

@@ -109,3 +109,16 @@ def test_an_unwritable_cache_compiles_without_caching(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600, capture_output=True, text=True)
     assert out.stdout.split() == ["numba", "None"]
     assert {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
+
+
+def test_the_first_solve_in_a_cache_says_it_compiles_the_kernel(tmp_path):
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
+    env.pop("RULEBOOK_KERNEL", None)
+    run = [sys.executable, "-m", "rulebook.tools.cli", "solve", "yacht", "--json", "--no-cache"]
+    first = subprocess.run(run, env=env, capture_output=True, text=True, timeout=600, check=True)
+    again = subprocess.run(run, env=env, capture_output=True, text=True, timeout=600, check=True)
+    assert "its compiled kernel is built once" in first.stderr
+    assert "kernel" not in again.stderr and '"expected_score": 166.955068' in again.stdout
+    german = subprocess.run(run + ["--lang", "de"], env={**env, "RULEBOOK_CACHE": str(tmp_path / "de")},
+                            capture_output=True, text=True, timeout=600, check=True)
+    assert "der Löser wird vorbereitet" in german.stderr

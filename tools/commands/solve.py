@@ -58,6 +58,10 @@ def run(args) -> int:
         except BadTable:
             pass
     if not cached:
+        from ...interpreter import kernel
+        if kernel.will_compile():
+            print(_("preparing the solver: its compiled kernel is built once, which takes a few seconds"),
+                  file=sys.stderr, flush=True)
         estimate = induction.estimate(space, limits, on_disk=not args.no_cache)
         induction.refuse_beyond(space, estimate, limits)
         fields = dict(states=number(estimate.states, lang), table=number(estimate.table_bytes / 2**20, lang, 1),
