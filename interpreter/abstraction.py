@@ -57,6 +57,10 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
                     leaves.append(child)
 
     flatten(turn)
+    if model.counters:  # numbers that outlive a turn are not part of the solver's state
+        counter = model.counters[0]
+        raise NotSolvable("the solver cannot follow counters such as '{counter}', whose values outlive a turn",
+                          counter.pos, counter=counter.id)
     for step in turn.walk():  # the turn rules: the solver plans every keep and every roll of a fixed turn
         if step.kind == "keep" and (step.allowed is not None or step.locked):
             raise NotSolvable("the solver cannot read keep rules (which dice may be kept, dice that stay aside)",

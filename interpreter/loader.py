@@ -17,7 +17,7 @@ from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
 from .limits import read_untrusted
-from .model import LANGUAGES, Bonus, Box, Column, Model, Option, Ranking, Section, Step, Target
+from .model import LANGUAGES, Bonus, Box, Column, Counter, Effect, Model, Option, Ranking, Section, Step, Target
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -298,6 +298,8 @@ class _Builder:
         scope = Scope(d["dice"]["count"], d["dice"]["faces"], {s.id: s.boxes for s in sections}, values,
                       {name: self._as_text(define[name], define.value_pos[name]) for name in define})
         scope.option_choices = {o.id: list(o.choices) for o in options.values() if o.choices}
+        counters = self._counters()
+        scope.counters = {c.id: c.start for c in counters}
         self.compiler = Compiler(scope)
         self.options, self.values = options, values
         self._check_names(sections)
@@ -310,7 +312,7 @@ class _Builder:
         definitions = {}
         for name in d.get("define", {}):
             c = self._compile(d["define"][name], ("number", "bool", "list", "box", "boxes", "string", "section"),
-                              ALL_DEPS, f"definition '{name}'", d["define"].value_pos[name])
+                              ALL_DEPS | {"counter"}, f"definition '{name}'", d["define"].value_pos[name])
             if c:
                 definitions[name] = c
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
@@ -338,12 +340,68 @@ class _Builder:
             cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking, columns=columns,
             also_known_as={lang: tuple(str(n) for n in (d.get("also_known_as") or {}).get(lang, ()))
                            for lang in LANGUAGES},
+            counters=self._used_counters(counters, flow, bonuses, ranking),
         )
         from .soundness import check_soundness  # it scores rolls, so it needs the built model
         problems = check_soundness(model)
         if problems:
             raise ErrorList(problems)
         return model
+
+    # counters and effects -----------------------------------------------------------
+    def _counters(self) -> tuple[Counter, ...]:
+        out, seen = [], set()
+        for c in self.data.get("counters", []):
+            cid = str(c["id"])
+            if cid in seen:
+                self.fail(f"two counters are called '{cid}'", c.value_pos["id"])
+            seen.add(cid)
+            least, most, start = c.get("min"), c.get("max"), int(c.get("start", 0))
+            if least is not None and most is not None and least > most:
+                self.fail(f"counter '{cid}' has min {least} above max {most}", c.value_pos["min"])
+            elif (least is not None and start < least) or (most is not None and start > most):
+                self.fail(f"counter '{cid}' starts at {start}, outside its bounds", c.value_pos.get("start", c.pos))
+            out.append(Counter(cid, self._text(c["name"]), str(c.get("per", "player")), start, least, most, c.pos))
+        return tuple(out)
+
+    def _effects(self, nodes) -> tuple[Effect, ...]:
+        """A write step's effects; those the chosen options rule out (`when` always false) are left out."""
+        out = []
+        known = getattr(self.compiler.scope, "counters", {})
+        per = {str(c["id"]): str(c.get("per", "player")) for c in self.data.get("counters", [])}
+        seen = ALL_DEPS | {"counter"}
+        for e in nodes:
+            cid = str(e["counter"])
+            if cid not in known:
+                self.fail(f"unknown counter '{cid}'", e.value_pos["counter"], did_you_mean(cid, known))
+                continue
+            players = str(e.get("players", "me"))
+            if per[cid] == "game" and "players" in e:
+                self.fail(f"counter '{cid}' belongs to the game, not to players: leave out 'players'",
+                          e.key_pos["players"])
+            op = "set" if "set" in e else "add"
+            amount = self._compile(e[op], "number", seen, f"the change of counter '{cid}'", e.value_pos[op])
+            when = self._compile(e["when"], "bool", seen, "an effect's condition", e.value_pos["when"]) if "when" in e else None
+            if when is not None and not when.deps and when(Context()) is False:
+                continue  # the chosen options rule it out
+            if when is not None and not when.deps:
+                when = None
+            if amount is not None:
+                out.append(Effect(cid, op, amount, players, when, e.pos,
+                                  self._variant(e["rule"], []) if "rule" in e else None))
+        return tuple(out)
+
+    def _used_counters(self, counters, flow: Step, bonuses, ranking) -> tuple[Counter, ...]:
+        """The counters the model reads or changes (for the chosen options); the others are left out,
+        so a variant that does not use them is exactly the model without them."""
+        used = {e.counter for s in flow.walk() for e in s.effects}
+        compiled = [s.condition for s in flow.walk()] + [b.points for b in bonuses]
+        if ranking is not None:
+            compiled += [ranking.score] + [c for _, c in ranking.tie_breaks]
+        for c in compiled:
+            if c is not None and "counter" in c.deps:
+                used |= _counters_read(c.ast)
+        return tuple(c for c in counters if c.id in used)
 
     # the sheet's cells and the ranking -------------------------------------------
     def _columns(self) -> tuple[Column, ...]:
@@ -377,10 +435,10 @@ class _Builder:
         w = self.data.get("winner")
         if not isinstance(w, Node):
             return None
-        score = self._compile(w["score"], "number", {"sheet"}, "the final score", w.value_pos["score"])
+        score = self._compile(w["score"], "number", {"sheet", "counter"}, "the final score", w.value_pos["score"])
         breaks = []
         for t in w.get("tie_breaks", []):
-            c = self._compile(t["score"], "number", {"sheet"}, "a tie-break", t.value_pos["score"])
+            c = self._compile(t["score"], "number", {"sheet", "counter"}, "a tie-break", t.value_pos["score"])
             if c:
                 breaks.append((self._text(t["name"]), c))
         return Ranking(self._text(w["name"]), score, tuple(breaks)) if score else None
@@ -471,7 +529,7 @@ class _Builder:
                 seen[name] = f"{what} '{name}'"
 
         from .dsl.builtins import FUNCTIONS, VARIABLES
-        for name in list(VARIABLES) + ["option"]:
+        for name in list(VARIABLES) + ["option", "counter"]:
             seen[name] = f"built-in name '{name}'"
         for name in FUNCTIONS:
             seen[name] = f"built-in function '{name}'"
@@ -523,7 +581,7 @@ class _Builder:
             ids.add(bid)
             if "section" in b and b["section"] not in section_ids:
                 self.fail(f"unknown section '{b['section']}'", b.value_pos["section"], did_you_mean(str(b["section"]), section_ids))
-            allowed = {"sheet"} if b["when"] == "end" else ALL_DEPS
+            allowed = {"sheet", "counter"} if b["when"] == "end" else ALL_DEPS
             points = self._compile(b["points"], "number", allowed, f"the points of bonus '{bid}'", b.value_pos["points"])
             progress = None
             if "progress" in b:
@@ -562,8 +620,10 @@ class _Builder:
         if kind == "keep" and "allowed" in node:  # cached per (roll, dice set aside): it reads nothing else
             allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, "a keep rule", node.value_pos["allowed"])
         if kind == "repeat" and "while" in node:
-            condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce"}, "a while condition",
-                                      node.value_pos["while"])
+            condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce", "counter"},
+                                      "a while condition", node.value_pos["while"])
+            if condition is not None and not condition.deps and condition(Context()) is True:
+                condition = None  # the chosen options make it always hold: a plain repeat
         for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
                             ("rule", ("write", "keep", "repeat")), ("locked", ("keep",)), ("while", ("repeat",)),
                             ("optional", ("announce",))):
@@ -573,13 +633,19 @@ class _Builder:
         children = tuple(self._step(s, where + ["steps", i]) for i, s in enumerate(node.get("steps", [])))
         if "otherwise" in node and kind != "write":
             self.fail(f"'otherwise' belongs to a write step, not a {kind} step", node.key_pos["otherwise"])
+        effects = ()
+        if "effects" in node:
+            if kind != "write":
+                self.fail(f"'effects' belong to a write step, not a {kind} step", node.key_pos["effects"])
+            else:
+                effects = self._effects(node["effects"])
         return Step(str(node["id"]), kind, self._text(node["name"]), children, times,
                     str(node["dice"]) if "dice" in node else None, bool(node.get("can_stop", False)),
                     allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos,
                     str(node["otherwise"]) if "otherwise" in node else None,
                     node.value_pos.get("times") if kind == "repeat" else None,
                     bool(node.get("locked", False)) and kind == "keep", condition,
-                    bool(node.get("optional", False)) and kind == "announce")
+                    bool(node.get("optional", False)) and kind == "announce", effects)
 
     def _check_flow(self, flow: Step) -> None:
         kinds = [s.kind for s in flow.walk()]
@@ -609,6 +675,17 @@ class _Builder:
         for child in step.steps:
             rolled = self._check_order(child, rolled, inner)
         return rolled
+
+
+def _counters_read(node) -> set[str]:
+    """The counters an expression reads, through the definitions it uses."""
+    found = set()
+    for n in node.walk():
+        if n.op == "counter":
+            found.add(n.value)
+        elif getattr(n, "definition", None) is not None:
+            found |= _counters_read(n.definition)
+    return found
 
 
 def parse_option_value(option: Option, raw: Any) -> Any:

@@ -104,6 +104,47 @@ class Bonus:
 
 
 @dataclass(frozen=True)
+class Counter:
+    """A number that outlives a turn: one per player (`per: player`) or one for the whole game.
+
+    It starts at `start`; a change past `least`/`most` stops at the bound. Expressions read it as
+    `counter.ID` (the player's own for a per-player counter); steps change it (`Effect`).
+    """
+
+    id: str
+    name: Text
+    per: str = "player"  # player | game
+    start: int = 0
+    least: int | None = None  # min
+    most: int | None = None  # max
+    pos: Pos | None = None
+
+    def bounded(self, value: int) -> int:
+        """The value kept within the counter's bounds."""
+        if self.least is not None and value < self.least:
+            return self.least
+        if self.most is not None and value > self.most:
+            return self.most
+        return value
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a write does besides filling a box: change a counter of the writer, of every other
+    player or of all players (`players`: me | others | all; a game counter has one value), by
+    `add` or to `set` a value, if `when` holds. Expressions see the dice, the box written (`target`),
+    the roll number, the writer's sheet after the write and the counters of the player changed."""
+
+    counter: str
+    op: str  # add | set
+    amount: Compiled
+    players: str = "me"  # me | others | all
+    when: Compiled | None = None
+    pos: Pos | None = None
+    rule: Text | None = None  # the effect in words
+
+
+@dataclass(frozen=True)
 class Step:
     """A node of the phase tree. Containers (repeat, each_player) have `steps`."""
 
@@ -122,6 +163,7 @@ class Step:
     locked: bool = False  # keep: the dice kept here stay aside for the rest of the turn
     condition: Compiled | None = None  # repeat: `while:`, another pass only while it holds
     optional: bool = False  # announce: the player may also announce nothing
+    effects: tuple[Effect, ...] = ()  # write: counters changed after the write
 
     def walk(self):
         """This step and every step below it, depth first."""
@@ -171,6 +213,7 @@ class Model:
     ranking: Ranking | None = None  # None: ranked by the grand total (`winner` says which way)
     columns: tuple[Column, ...] = ()  # empty: a sheet without columns
     also_known_as: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang → other names of the game
+    counters: tuple[Counter, ...] = ()  # numbers that outlive a turn (only those the model reads or changes)
 
     @property
     def simple_sheet(self) -> bool:

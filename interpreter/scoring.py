@@ -295,12 +295,14 @@ class Scorer:
         ctx = Context(sheet=self.view(sheet))
         return {b.id: b.points(ctx) for b in self._end_bonuses}
 
-    def final_score(self, sheet: Sheet, awards: Mapping[str, int] | None = None) -> tuple[int, ...]:
-        """What players are ranked by: (final score, tie-breaks…); (grand total,) without a `winner` mapping."""
+    def final_score(self, sheet: Sheet, awards: Mapping[str, int] | None = None,
+                    counters: Mapping[str, int] | None = None) -> tuple[int, ...]:
+        """What players are ranked by: (final score, tie-breaks…); (grand total,) without a `winner` mapping.
+        `counters`: the player's counters (and the game's), for a model that has them."""
         ranking = self.model.ranking
         if ranking is None:
-            return (self.totals(sheet, awards)["total"],)
-        ctx = Context(sheet=self.view(sheet))
+            return (self.totals(sheet, awards, counters)["total"],)
+        ctx = Context(sheet=self.view(sheet), counters=counters)
         return (ranking.score(ctx),) + tuple(c(ctx) for _, c in ranking.tie_breaks)
 
     def progress(self, sheet: Sheet) -> dict[str, tuple[int, int]]:
@@ -316,8 +318,10 @@ class Scorer:
                 out[b.id] = (b.progress[0](ctx), b.progress[1](ctx))
         return out
 
-    def totals(self, sheet: Sheet, awards: Mapping[str, int] | None = None) -> dict[str, int]:
-        """Section totals, every bonus, and `total` (everything added up)."""
+    def totals(self, sheet: Sheet, awards: Mapping[str, int] | None = None,
+               counters: Mapping[str, int] | None = None) -> dict[str, int]:
+        """Section totals, every bonus, and `total` (everything added up). End bonuses may read the
+        player's `counters` (and the game's), for a model that has them."""
         out: dict[str, int] = {}
         get = sheet.get
         if self.simple:
@@ -336,12 +340,12 @@ class Scorer:
                     out[section_id] += raw * column.multiplier
         bonuses = 0
         if self._end_bonuses:
-            ctx = Context(sheet=self.view(sheet))
+            ctx = Context(sheet=self.view(sheet), counters=counters)
             for b in self._end_bonuses:
                 if b.per_column and self.columns:
                     out[b.id] = points = 0
                     for cid, column in self.columns.items():
-                        raw = b.points(Context(sheet=self.view(sheet, cid)))
+                        raw = b.points(Context(sheet=self.view(sheet, cid), counters=counters))
                         out[f"{b.id}@{cid}"] = raw
                         points += raw * column.multiplier
                     out[b.id] = points

@@ -118,6 +118,7 @@ class _Tables:
         self._chance: dict[int, tuple] = {}
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
         self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
+        self.counter = {c.id: c for c in model.counters}  # the model's counters by id
         # an announce step: writes follow the announcement, so they are never planned ahead
         self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
             c.order == "announced" for c in model.columns)
@@ -319,6 +320,10 @@ class GameState:
         self.scorer = t.scorer
         self.sheets: list[dict[str, int]] = [{} for _ in players]
         self.awards: list[dict[str, int]] = [{} for _ in players]
+        # the model's counters (numbers that outlive a turn): each player's own, and the game's
+        self.counter_values: list[dict[str, int]] = [{c.id: c.start for c in model.counters if c.per == "player"}
+                                                     for _ in players]
+        self.game_counters: dict[str, int] = {c.id: c.start for c in model.counters if c.per == "game"}
         self.player = 0
         self.dice: tuple[int, ...] = ()
         self.kept: tuple[int, ...] = ()
@@ -345,6 +350,8 @@ class GameState:
         other.players = list(self.players)
         other.sheets = [dict(s) for s in self.sheets]
         other.awards = [dict(a) for a in self.awards]
+        other.counter_values = [dict(c) for c in self.counter_values]
+        other.game_counters = dict(self.game_counters)
         other._counters = list(self._counters)
         return other
 
@@ -484,7 +491,15 @@ class GameState:
 
     def final_scores(self) -> list[tuple[int, ...]]:
         """Each player's (final score, tie-breaks…), as they are ranked."""
-        return [self.scorer.final_score(self.sheets[p], self.awards[p]) for p in range(len(self.players))]
+        return [self.scorer.final_score(self.sheets[p], self.awards[p], self.counters_of(p))
+                for p in range(len(self.players))]
+
+    def counters_of(self, player: int) -> dict[str, int] | None:
+        """The counters as the player's expressions read them: their own and the game's (None: the
+        model has no counters)."""
+        if not self.model.counters:
+            return None
+        return {**self.game_counters, **self.counter_values[player]}
 
     # the steps --------------------------------------------------------------
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
@@ -562,12 +577,35 @@ class GameState:
         self.last_cell = cell
         if len(sheet) == self._n_boxes:
             self._full = self._all_filled()
+        if op.step.effects:
+            self._apply_effects(op.step, box)
         end_if = self.model.end_if
         if end_if is not None and end_if(self.scorer.context(self.dice, sheet, box, self.roll_number)):
             self.ended_by = player
             self._run(self._t.end)
         else:
             self._run(op.after)
+
+    def _apply_effects(self, step: Step, box: str) -> None:
+        """A write's effects, in order: counters of the writer, of every other player or of all
+        (a game counter has one value), each kept within its bounds."""
+        me, n = self.player, len(self.players)
+        sheet = self.sheets[me]
+        for effect in step.effects:
+            counter = self._t.counter[effect.counter]
+            if counter.per == "game":
+                whose = (None,)
+            else:
+                whose = {"me": (me,), "others": tuple(p for p in range(n) if p != me),
+                         "all": tuple(range(n))}[effect.players]
+            for p in whose:
+                ctx = self.scorer.context(self.dice, sheet, box, self.roll_number)
+                ctx.counters = self.counters_of(me if p is None else p)
+                if effect.when is not None and not effect.when(ctx):
+                    continue
+                store = self.game_counters if p is None else self.counter_values[p]
+                amount = effect.amount(ctx)
+                store[counter.id] = counter.bounded(amount if effect.op == "set" else store[counter.id] + amount)
 
     def _check_write(self, step: Step, action: Action) -> str:
         """The box of a write given as a Write subclass; or why the write is not allowed."""
@@ -753,7 +791,7 @@ class GameState:
         target = self.model.targets.get(announced) if announced is not None else None
         return Context(self.dice, index, scorer._counts[index] if self.dice else (), scorer.view(sheet),
                        None, self.roll_number, announced=target.box if target else None,
-                       announced_column=(target.column or "") if target else "")
+                       announced_column=(target.column or "") if target else "", counters=self.counters_of(self.player))
 
     def _stop(self, op: Leaf) -> None:
         """Stop rolling: leave the innermost repeat."""
@@ -779,11 +817,12 @@ class GameState:
 
     # views ----------------------------------------------------------------------
     def totals(self, player: int) -> dict[str, int]:
-        return self.scorer.totals(self.sheets[player], self.awards[player])
+        return self.scorer.totals(self.sheets[player], self.awards[player], self.counters_of(player))
 
     def rolls_left(self) -> int:
-        """How many more rolls the current player may make this turn (at most). A repeat whose
-        `while:` condition is false now gives no further passes."""
+        """How many more rolls the current player may make this turn (at most). A repeat with a
+        `while:` condition runs its passes while the condition holds, the roll number counted on
+        as the rolls before it are made (the dice, sheet and counters as they are now)."""
         left = 0
         stack = self.stack
         top = len(stack) - 1
@@ -793,8 +832,11 @@ class GameState:
             frame = stack[depth]
             rest = frame.step.steps[frame.index + (0 if depth == top else 1):]
             left += sum(_rolls_in(s, ctx) for s in rest)
-            if frame.step.kind == "repeat" and (ctx is None or frame.step.condition is None or frame.step.condition(ctx)):
-                left += (frame.step.times - frame.iteration - 1) * sum(_rolls_in(s, ctx) for s in frame.step.steps)
+            if frame.step.kind == "repeat":
+                for _ in range(frame.step.times - frame.iteration - 1):
+                    if ctx is not None and frame.step.condition is not None and not frame.step.condition(ctx):
+                        break
+                    left += sum(_rolls_in(s, ctx) for s in frame.step.steps)
             if frame.step.kind == "each_player":
                 break
         return left
@@ -832,6 +874,8 @@ class GameState:
             "roll_number": self.roll_number, "held": list(self.held), "announced": self.announced,
             "sheets": [dict(s) for s in self.sheets],
             "awards": [dict(a) for a in self.awards],
+            **({"counters": [dict(c) for c in self.counter_values], "game_counters": dict(self.game_counters)}
+               if self.model.counters else {}),
             "ended_by": self.ended_by,
             "stack": [[f.step.id, f.index, f.iteration] for f in self.stack],
         }
@@ -858,6 +902,9 @@ class GameState:
             state.ended_by = None if ended_by is None else _int(ended_by)
             state.sheets = [{str(k): _int(v) for k, v in s.items()} for s in data["sheets"]]
             state.awards = [{str(k): _int(v) for k, v in a.items()} for a in data["awards"]]
+            if model.counters:
+                state.counter_values = [{str(k): _int(v) for k, v in c.items()} for c in data["counters"]]
+                state.game_counters = {str(k): _int(v) for k, v in data["game_counters"].items()}
             steps = {s.id: s for s in model.flow.walk()}
             frames = [Frame(steps[sid], _int(i), _int(it)) for sid, i, it in data["stack"]]
         except IllegalActionError as exc:
@@ -878,6 +925,14 @@ class GameState:
             for b in a:
                 if b not in bonus_ids:
                     raise bad("there is no bonus '{bonus}'", bonus=b)
+        if model.counters:
+            mine = {c.id: c for c in model.counters if c.per == "player"}
+            shared = {c.id: c for c in model.counters if c.per == "game"}
+            if len(state.counter_values) != n or any(set(v) != set(mine) for v in state.counter_values) \
+                    or set(state.game_counters) != set(shared) \
+                    or any(c.bounded(v[k]) != v[k] for v in state.counter_values for k, c in mine.items()) \
+                    or any(c.bounded(state.game_counters[k]) != state.game_counters[k] for k, c in shared.items()):
+                raise bad("the saved counters do not fit the model's counters")
         for who in (state.player, state.ended_by):
             if who is not None and not 0 <= who < n:
                 raise bad("there is no player number {number}", number=who)
@@ -939,11 +994,19 @@ def _contains(big: dict[int, int], small: dict[int, int]) -> bool:
 
 
 def _rolls_in(step: Step, ctx=None) -> int:
-    """The rolls a step makes (at most); a repeat whose condition is false in `ctx` makes none."""
+    """The rolls a step makes (at most). With a context, a repeat's `while:` condition is checked
+    before every pass, and `ctx.roll_number` counts on with the rolls made."""
     if step.kind == "roll":
+        if ctx is not None:
+            ctx.roll_number += 1
         return 1
     if step.kind == "repeat":
-        if ctx is not None and step.condition is not None and not step.condition(ctx):
-            return 0
-        return step.times * sum(_rolls_in(s, ctx) for s in step.steps)
+        if ctx is None:
+            return step.times * sum(_rolls_in(s) for s in step.steps)
+        n = 0
+        for _ in range(step.times):
+            if step.condition is not None and not step.condition(ctx):
+                break
+            n += sum(_rolls_in(s, ctx) for s in step.steps)
+        return n
     return sum(_rolls_in(s, ctx) for s in step.steps)

@@ -110,15 +110,16 @@ class Context:
     """What an expression can see while it is evaluated."""
 
     __slots__ = ("dice", "index", "counts", "sheet", "target", "roll_number", "kept", "held", "announced",
-                 "announced_column")
+                 "announced_column", "counters")
 
     def __init__(self, dice=(), index=0, counts=(), sheet=None, target=None, roll_number=0, kept=(), held=(),
-                 announced=None, announced_column=""):
+                 announced=None, announced_column="", counters=None):
         self.dice, self.index, self.counts = dice, index, counts
         self.sheet = SheetView(sheet if sheet is not None else {}) if not hasattr(sheet, "filled") else sheet
         self.target, self.roll_number = target, roll_number
         self.kept, self.held = kept, held  # a keep rule: the dice to keep, the dice set aside before
         self.announced, self.announced_column = announced, announced_column  # this turn's announcement
+        self.counters = counters  # counter id → value (the player's own and the game's); None: the start values
 
 
 @dataclass
@@ -151,7 +152,8 @@ class Scope:
 
 
 _WHERE = {"dice": "the dice", "sheet": "the score sheet", "target": "the box being written",
-          "turn": "the roll number", "keep": "the dice kept", "announce": "the announcement"}
+          "turn": "the roll number", "keep": "the dice kept", "announce": "the announcement",
+          "counter": "a counter"}
 
 
 class Compiler:
@@ -292,6 +294,8 @@ class Compiler:
         if name == "option":
             raise self._error(node, "'option' needs an option name, as in option.NAME",
                               did_you_mean("", []) or None)
+        if name == "counter":
+            raise self._error(node, "'counter' needs a counter name, as in counter.NAME")
         known = list(VARIABLES) + list(self.box_section) + list(self.scope.sections) + list(self.scope.definitions) + ["option"]
         if name in FUNCTIONS:
             raise self._error(node, f"'{name}' is a function; call it as {name}(…)")
@@ -334,9 +338,11 @@ class Compiler:
 
     def _c_attr(self, node: Expr) -> Fn:
         base = node.args[0]
+        if base.op == "name" and base.value == "counter":
+            return self._counter(node)
         if base.op != "name" or base.value != "option":
             self._compile(base)
-            raise self._error(node, "only options have fields (option.NAME)")
+            raise self._error(node, "only options and counters have fields (option.NAME, counter.NAME)")
         name = node.value
         if name not in self.scope.options:
             raise self._error(node, f"unknown option '{name}'", did_you_mean(name, self.scope.options))
@@ -344,6 +350,17 @@ class Compiler:
         node.type = "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else "string"
         node.args, node.op, node.value = [], "option", (name, value)
         return lambda ctx: value
+
+    def _counter(self, node: Expr) -> Fn:
+        """`counter.NAME`: a counter's value now (the player's own, for a per-player counter)."""
+        name = node.value
+        counters = getattr(self.scope, "counters", {})
+        if name not in counters:
+            raise self._error(node, f"unknown counter '{name}'", did_you_mean(name, counters))
+        start = counters[name]
+        node.type, node.deps = "number", frozenset({"counter"})
+        node.args, node.op, node.value = [], "counter", name
+        return lambda ctx: start if ctx.counters is None else ctx.counters[name]
 
     def _c_list(self, node: Expr) -> Fn:
         fns = self._children(node)
