@@ -581,6 +581,12 @@ class _Builder:
             ids.add(bid)
             if "section" in b and b["section"] not in section_ids:
                 self.fail(f"unknown section '{b['section']}'", b.value_pos["section"], did_you_mean(str(b["section"]), section_ids))
+            if "only_if" in b:  # a variant's row: present only for the options that say so
+                present = self._compile(b["only_if"], "bool", set(), f"the only_if of bonus '{bid}'",
+                                        b.value_pos["only_if"])
+                skip = present is not None and not present(Context())
+            else:
+                skip = False
             allowed = {"sheet", "counter"} if b["when"] == "end" else ALL_DEPS
             points = self._compile(b["points"], "number", allowed, f"the points of bonus '{bid}'", b.value_pos["points"])
             progress = None
@@ -591,6 +597,8 @@ class _Builder:
             per_column = bool(b.get("per_column", False))
             if per_column and (b["when"] != "end" or "columns" not in self.data):
                 self.fail("only an end bonus on a sheet with columns can be scored per column", b.key_pos["per_column"])
+            if skip:
+                continue  # checked, but not part of the sheet for these options
             out.append(Bonus(bid, self._text(b["name"]), str(b["section"]) if "section" in b else None,
                              str(b["when"]), points, self._variant(b["rule"], []), progress, per_column))
         return out

@@ -218,7 +218,7 @@ def test_required_type_and_dependencies():
     ("count(1, 2)", "count() takes 1 argument, not 2", 1),
     ("sum", "'sum' is a function; call it as sum(…)", 1),
     ("option", "'option' needs an option name, as in option.NAME", 1),
-    ("dice.x", "only options have fields (option.NAME)", 6),
+    ("dice.x", "only options and counters have fields (option.NAME, counter.NAME)", 6),
     ("[1, ones]", "a list holds numbers or boxes, all of one kind", 1),
     ("1 in ones", "'in' needs a number and a list, or a box and a list of boxes, not a number and a box", 1),
     ("dice[count(1) + 5]", "index 10 is out of range for a list of 5 (with the roll 1 1 1 1 1)", 6),

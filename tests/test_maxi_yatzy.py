@@ -10,6 +10,7 @@ from rulebook.interpreter.scoring import Scorer
 
 MODEL = load_model("maxi_yatzy")
 SCORER = Scorer(MODEL)
+PLAIN = load_model("maxi_yatzy", {"saved_rolls": "false"})  # three rolls a turn, nothing saved
 
 BOXES = ["ones", "twos", "threes", "fours", "fives", "sixes", "one_pair", "two_pairs", "three_pairs",
          "three_of_a_kind", "four_of_a_kind", "five_of_a_kind", "small_straight", "large_straight",
@@ -32,7 +33,9 @@ def test_shape():
     assert (MODEL.n_dice, MODEL.faces) == (6, 6)
     assert MODEL.flow.times == 20  # one box per turn
     rolls = [s for s in MODEL.flow.walk() if s.kind == "roll"]
-    assert len(rolls) == 2 and MODEL.step("rerolls").times == 2  # three rolls a turn
+    # three rolls a turn plus the saved ones: at most 2 + 2 × 19 rerolls in the last turn
+    assert len(rolls) == 2 and MODEL.step("rerolls").times == 40
+    assert MODEL.step("rerolls").condition is not None and [c.id for c in MODEL.counters] == ["saved_rolls"]
     assert MODEL.end_if is None
 
 
@@ -109,12 +112,99 @@ def test_a_bot_game_fills_all_twenty_boxes():
 
 @pytest.mark.slow
 def test_the_exact_optimum_without_saved_rolls():
-    """The whole table: 57,507,840 states (20 boxes × the upper total capped at 84), about 2 minutes
-    of two idle cores with the compiled kernel (`rulebook solve maxi_yatzy --max-states 60000000`).
-    The optimal player agrees: `rulebook simulate maxi_yatzy --players a:optimal --games 20000
-    --seed 12` averages 393.80 ± 0.54 (1.4 standard errors below)."""
+    """The whole table of the game without saved rolls: 57,507,840 states (20 boxes × the upper total
+    capped at 84), about 2 minutes of two idle cores with the compiled kernel (`rulebook solve
+    maxi_yatzy -O saved_rolls=false --max-states 60000000`). The optimal player agrees: `rulebook
+    simulate maxi_yatzy -O saved_rolls=false --players a:optimal
+    --games 20000 --seed 12` averages 393.80 ± 0.54 (1.4 standard errors below)."""
     from rulebook.interpreter.solver import Limits, solve
-    plain = load_model("maxi_yatzy", {"saved_rolls": "false"} if "saved_rolls" in MODEL.option_values else {})
-    table = solve(plain, limits=Limits(max_states=60_000_000, memory=4 * 2**30, jobs=2))
+    table = solve(PLAIN, limits=Limits(max_states=60_000_000, memory=4 * 2**30, jobs=2))
     assert table.states == 57_507_840
     assert table.expected_score == pytest.approx(394.557507, abs=1e-6)
+
+
+# saved rolls (the published rule: "Unused rolls are saved to the following turns") -------------
+
+def test_without_saved_rolls_the_model_is_the_plain_three_rolls_a_turn_game():
+    from rulebook.interpreter.abstraction import turn_shape
+    assert PLAIN.counters == () and PLAIN.step("rerolls").times == 2 and PLAIN.step("rerolls").condition is None
+    assert PLAIN.step("write").effects == ()
+    assert turn_shape(PLAIN) == 2  # the solver reads it as before: roll, (keep, roll) × 2, write
+    plain_scorer = Scorer(PLAIN)
+    for box in PLAIN.boxes.values():  # the same scores as with saved rolls
+        assert plain_scorer.points(box.id, box.example) == SCORER.points(box.id, box.example)
+
+
+def test_the_solver_refuses_saved_rolls_with_its_reason():
+    from rulebook.interpreter.abstraction import NotSolvable, turn_shape
+    with pytest.raises(NotSolvable) as info:
+        turn_shape(MODEL)
+    assert "counters such as 'saved_rolls'" in str(info.value) and info.value.pos.line > 0
+
+
+def play(state, *moves):
+    from rulebook.interpreter.actions import parse_action
+    for move in moves:
+        state.apply(parse_action(move))
+
+
+def test_unused_rolls_are_saved_and_spent_in_later_turns():
+    """Ann writes after her first roll (2 rolls saved), then uses all five of her next turn (3 + 2:
+    nothing left); Bob takes his three every turn and saves nothing."""
+    from rulebook.interpreter.state import GameState
+    state = GameState(MODEL, ["Ann", "Bob"])
+    play(state, "roll 1 2 3 4 5 6")
+    assert state.rolls_left() == 2
+    play(state, "stop", "write chance")
+    assert state.counter_values == [{"saved_rolls": 2}, {"saved_rolls": 0}]
+    play(state, "roll 1 1 2 3 5 6", "keep 1 1", "roll 2 2 3 4", "keep 1 1", "roll 4 5 6 6")
+    assert state.step().kind == "write"  # Bob's three rolls are used up
+    play(state, "write ones")
+    assert state.counter_values[1] == {"saved_rolls": 0}
+    play(state, "roll 2 2 3 4 5 6")
+    assert state.rolls_left() == 4  # Ann: three rolls plus the two she saved
+    for _ in range(4):
+        assert state.step().kind == "keep"
+        play(state, "keep 2 2", "roll 1 1 1 1")
+    assert state.step().kind == "write" and state.roll_number == 5 and state.rolls_left() == 0
+    play(state, "write twos")
+    assert state.counter_values[0] == {"saved_rolls": 0} and state.sheets[0] == {"chance": 21, "twos": 4}
+
+
+def test_saved_rolls_add_up_over_turns_and_a_partly_used_store_keeps_the_rest():
+    from rulebook.interpreter.state import GameState
+    state = GameState(MODEL, ["Ann"])
+    play(state, "roll 1 2 3 4 5 6", "stop", "write chance")  # 2 saved
+    play(state, "roll 1 1 1 1 1 1", "stop", "write ones")  # 2 + 2 = 4 saved
+    assert state.counter_values == [{"saved_rolls": 4}]
+    play(state, "roll 6 6 6 6 6 5")
+    assert state.rolls_left() == 6
+    play(state, "keep 6 6 6 6 6", "roll 4", "keep 6 6 6 6 6", "roll 3", "keep 6 6 6 6 6", "roll 6")
+    play(state, "stop", "write maxi_yatzy")  # four rolls made of 3 + 4: three left
+    assert state.counter_values == [{"saved_rolls": 3}] and state.sheets[0]["maxi_yatzy"] == 100
+
+
+def test_counters_survive_a_save_and_a_bad_save_is_refused():
+    from rulebook.interpreter.errors import SaveFileError
+    from rulebook.interpreter.state import GameState
+    state = GameState(MODEL, ["Ann", "Bob"])
+    play(state, "roll 1 2 3 4 5 6", "stop", "write chance", "roll 1 2 3 4 5 6")
+    data = state.to_json()
+    assert data["counters"] == [{"saved_rolls": 2}, {"saved_rolls": 0}]
+    again = GameState.from_json(MODEL, data)
+    assert again.counter_values == state.counter_values and again.rolls_left() == state.rolls_left() == 2
+    data["counters"][0]["saved_rolls"] = -1  # below the counter's min
+    with pytest.raises(SaveFileError, match="counters"):
+        GameState.from_json(MODEL, data)
+
+
+def test_bot_games_with_saved_rolls_fill_the_sheet_and_score_by_the_same_boxes():
+    from rulebook.interpreter.game import Game, Seat
+    game = Game(MODEL, [Seat("a", "greedy"), Seat("b", "random")], seed=11)
+    for _ in game.run_bots():
+        pass
+    state = game.state
+    assert state.is_terminal() and all(len(s) == 20 for s in state.sheets)
+    for p in range(2):
+        assert state.totals(p)["total"] == sum(state.sheets[p].values()) + state.totals(p)["upper_bonus"]
+        assert state.counter_values[p]["saved_rolls"] >= 0

@@ -114,3 +114,20 @@ def test_boxes_used_several_times_show_their_entries_and_the_final_score(page, s
     assert final.locator("td").all_inner_texts() == [str(v) for v in state["finals"]]
     grand = page.locator("#sheet tr.grand-row:not(.final-row) td").all_inner_texts()
     assert grand == [str(t["total"]) for t in state["totals"]]
+
+
+def test_counters_show_beside_the_sheet_and_saved_rolls_give_more_rolls(page, server):
+    """Maxi Yatzy's saved rolls: a turn written after the first roll saves two rolls, shown in the
+    counter row, and the next turn offers five rolls in all (four after the first)."""
+    table = start_table(page, server, "maxi_yatzy")
+    row = page.locator("#sheet tr.counter-row[data-counter=saved_rolls]")
+    assert row.locator("th").inner_text() == "Saved rolls"
+    assert row.locator("td").all_inner_texts() == ["0", "0"]
+    assert "2 rolls left" in page.locator("#roll").inner_text()
+    page.click("#sheet td[data-target=chance] >> nth=0 >> button.write")  # stops after the first roll
+    wait_js(page, "document.querySelectorAll('#log li.ev-write.p0').length === 1")
+    wait_my_turn(page)
+    assert row.locator("td").nth(0).inner_text() == "2"
+    state = api_state(page, table)
+    assert state["counters"][0] == {"saved_rolls": 2} and state["rolls_left"] == 4
+    assert "4 rolls left" in page.locator("#roll").inner_text()

@@ -156,3 +156,53 @@ def test_announce_a_box_and_roll_while_a_condition_holds():
     state.apply(Announce(None))
     state.apply(Stop())
     assert {a.box for a in state.legal_actions()} == {"high@free", "double@free"}
+
+COUNTERS = ROOT / "tests/data/examples/counters.yaml"
+
+
+def test_counters_saved_rolls_and_an_effect_on_the_other_players():
+    """Chapters 15 and 16: two rolls a turn plus the saved ones; a pair written in Pair costs every
+    other player 3 points at the end."""
+    from rulebook.interpreter.actions import parse_action
+    model = load_model(COUNTERS)
+    assert [c.id for c in model.counters] == ["saved", "pairs_against"]
+    state = GameState(model, ["a", "b", "c"])
+
+    def play(*moves):
+        for move in moves:
+            state.apply(parse_action(move))
+    play("roll 3 3")
+    assert state.rolls_left() == 1
+    play("stop", "write pair")  # a: a pair after one roll; one roll saved, a pair against b and c
+    assert state.counter_values == [{"saved": 1, "pairs_against": 0}, {"saved": 0, "pairs_against": 1},
+                                    {"saved": 0, "pairs_against": 1}]
+    play("roll 1 2", "keep 1", "roll 5", "write chance")  # b: both rolls, nothing saved
+    play("roll 4 4", "stop", "write chance")  # c: a pair in Chance costs nobody
+    play("roll 2 5")
+    assert state.rolls_left() == 2  # a: two rolls plus the one saved
+    play("keep 5", "roll 1", "keep 5", "roll 5")
+    assert state.step().kind == "write" and state.roll_number == 3
+    play("write chance")
+    assert state.counter_values[0] == {"saved": 0, "pairs_against": 0}
+    play("roll 6 6", "stop", "write pair")  # b: a pair against a and c
+    play("roll 1 1", "stop", "write pair")  # c: a pair against a and b
+    assert state.is_terminal()
+    assert [state.counter_values[p]["pairs_against"] for p in range(3)] == [2, 2, 2]
+    assert [state.totals(p)["penalty"] for p in range(3)] == [-6, -6, -6]
+    assert [state.totals(p)["total"] for p in range(3)] == [10 + 10 - 6, 6 + 10 - 6, 8 + 10 - 6]
+
+
+def test_an_effect_on_a_counter_nobody_declared_is_refused_with_its_position(tmp_path):
+    from rulebook.interpreter.errors import ErrorList
+    text = COUNTERS.read_text(encoding="utf-8").replace("- counter: pairs_against", "- counter: pairs_agains")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ErrorList) as info:
+        load_model(bad)
+    assert "unknown counter 'pairs_agains'" in str(info.value) and "did you mean 'pairs_against'" in str(info.value)
+    text = COUNTERS.read_text(encoding="utf-8").replace("score: 10 if dice[0] == dice[1] else 0",
+                                                       "score: 10 if counter.saved > 0 else 0")
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ErrorList) as info:
+        load_model(bad)
+    assert "cannot depend on a counter" in str(info.value)

@@ -77,7 +77,7 @@ def test_all_canonical_cases_are_pinned():
 def test_check_exits_0(cli):
     code, out, err = cli("check", "rules/yacht.yaml")
     assert code == 0 and err == ""
-    assert "ok (yacht: 12 boxes, 0 options" in out
+    assert "ok (yacht: 12 boxes, 1 options" in out
 
 
 def test_shape_and_no_bonus():
@@ -99,3 +99,42 @@ def test_choices_show_every_open_category():
 def test_examples_score_their_box():
     for box in MODEL.boxes.values():
         assert SCORER.points(box.id, box.example) > 0, box.id
+
+
+# the house-rule variant yacht_toll: an effect on other players ------------------------------
+
+def test_the_published_game_has_no_toll_counter_or_effect():
+    from rulebook.interpreter.abstraction import turn_shape
+    model = load_model("yacht")
+    assert model.counters == () and [b.id for b in model.bonuses] == [] and model.step("write").effects == ()
+    assert turn_shape(model) == 2
+
+
+def test_a_yacht_costs_every_other_player_the_toll():
+    from rulebook.interpreter.actions import parse_action
+    from rulebook.interpreter.state import GameState
+    model = load_model("yacht", {"yacht_toll": "10"})
+    state = GameState(model, ["Ann", "Bob", "Cy"])
+
+    def play(*moves):
+        for move in moves:
+            state.apply(parse_action(move))
+    play("roll 6 6 6 6 6", "stop", "write yacht")  # Ann: a Yacht, 50
+    assert state.counter_values == [{"yachts_against": 0}, {"yachts_against": 1}, {"yachts_against": 1}]
+    play("roll 2 2 2 2 2", "stop", "write choice")  # Bob: five alike, but not written as a Yacht
+    play("roll 1 2 3 4 6", "stop", "write yacht")  # Cy: a Yacht box crossed out (0) costs nothing
+    assert state.counter_values == [{"yachts_against": 0}, {"yachts_against": 1}, {"yachts_against": 1}]
+    totals = [state.totals(p) for p in range(3)]
+    assert [t["yacht_toll"] for t in totals] == [0, -10, -10]
+    assert [t["total"] for t in totals] == [50, 10 - 10, 0 - 10]
+
+
+def test_the_toll_is_said_on_the_pages_and_refused_by_the_solver():
+    from rulebook.interpreter.abstraction import NotSolvable, turn_shape
+    from rulebook.tools.documents.describe import step_sentence
+    model = load_model("yacht", {"yacht_toll": "15"})
+    assert "costs every other player 15 points" in step_sentence(model.step("write"), model, "en")
+    assert "jeden anderen Spieler 15 Punkte" in step_sentence(model.step("write"), model, "de")
+    assert "elke andere speler 15 punten" in step_sentence(model.step("write"), model, "nl")
+    with pytest.raises(NotSolvable):
+        turn_shape(model)

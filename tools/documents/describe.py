@@ -138,6 +138,8 @@ ROLE_STYLES: dict[str, Style] = {
     "box": Style("box", "#ffffff", "#64748b", "filled"),
     "total": Style("box", "#f1f5f9", "#334155", "filled,bold"),
     "bonus": Style("box", "#fce7f3", "#be185d", "rounded,filled"),
+    # a counter: a number kept from turn to turn (drawn beside the steps that change or read it)
+    "counter": Style("cylinder", "#ede9fe", "#6d28d9", "filled", "#2e1065"),
 }
 
 
@@ -353,8 +355,9 @@ _WRITE = {
 {{- who|capfirst }} writes the dice into an open box and scores what they are worth there; \
 {% if uses %}{{ 'the box' if boxes == 1 else 'each of the ' ~ num(boxes) ~ ' boxes' }} is filled {{ freq(uses) }}
 {%- else %}each box takes as many entries as the sheet shows{% endif %}
-{%- if columns %}, in each of the {{ num(columns) }} columns{% endif %}.{{ ' ' ~ notes if notes }}""",
-        "label": "{{ who }} chooses:\n{{ choice }}{{ '\n' ~ notes if notes }}",
+{%- if columns %}, in each of the {{ num(columns) }} columns{% endif %}.{{ ' ' ~ notes if notes }}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "{{ who }} chooses:\n{{ choice }}{{ '\n' ~ notes if notes }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
     "de": {
         "who": _WHO["de"],
@@ -368,8 +371,9 @@ _WRITE = {
 {{- who|capfirst }}, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; \
 {% if uses %}{{ 'das Feld wird' if boxes == 1 else 'jedes der ' ~ num(boxes) ~ ' Felder wird' }} {{ freq(uses) }} ausgefüllt
 {%- else %}jedes Feld nimmt so viele Einträge auf, wie der Spielzettel zeigt{% endif %}
-{%- if columns %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.{{ ' ' ~ notes if notes }}""",
-        "label": "{{ who }}, wählt:\n{{ choice }}{{ '\n' ~ notes if notes }}",
+{%- if columns %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.{{ ' ' ~ notes if notes }}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "{{ who }}, wählt:\n{{ choice }}{{ '\n' ~ notes if notes }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
     "nl": {
         "who": _WHO["nl"],
@@ -383,8 +387,9 @@ _WRITE = {
 {{- who|capfirst }}, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; \
 {% if uses %}{{ 'het vakje' if boxes == 1 else 'elk van de ' ~ num(boxes) ~ ' vakjes' }} wordt {{ freq(uses) }} ingevuld
 {%- else %}elk vakje krijgt zoveel invullingen als het scoreblad aangeeft{% endif %}
-{%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.{{ ' ' ~ notes if notes }}""",
-        "label": "{{ who }}, kiest:\n{{ choice }}{{ '\n' ~ notes if notes }}",
+{%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.{{ ' ' ~ notes if notes }}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "{{ who }}, kiest:\n{{ choice }}{{ '\n' ~ notes if notes }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
 }
 
@@ -463,6 +468,64 @@ _END = {
     },
 }
 
+#: A write's effect on a counter (`Effect`): whose counter changes, in a sentence for the rule pages
+#: (followed by the model's own `rule` text, if any) and a line for the diagram.
+_EFFECT = {
+    "en": {
+        "sentence": """
+{%- if whose == 'me' %}The write also changes the writer's “{{ counter }}”.
+{%- elif whose == 'others' %}The write also changes “{{ counter }}” of every other player.
+{%- elif whose == 'all' %}The write also changes every player's “{{ counter }}”.
+{%- else %}The write also changes the game's “{{ counter }}”.{% endif %}{{ ' ' ~ rule if rule }}""",
+        "label": """
+{%- if whose == 'me' %}then: own “{{ counter }}” changes
+{%- elif whose == 'others' %}then: every other player's “{{ counter }}” changes
+{%- elif whose == 'all' %}then: every player's “{{ counter }}” changes
+{%- else %}then: the game's “{{ counter }}” changes{% endif %}""",
+    },
+    "de": {
+        "sentence": """
+{%- if whose == 'me' %}Der Eintrag ändert auch „{{ counter }}“ des Spielers, der einträgt.
+{%- elif whose == 'others' %}Der Eintrag ändert auch „{{ counter }}“ jedes anderen Spielers.
+{%- elif whose == 'all' %}Der Eintrag ändert auch „{{ counter }}“ aller Spieler.
+{%- else %}Der Eintrag ändert auch „{{ counter }}“ des Spiels.{% endif %}{{ ' ' ~ rule if rule }}""",
+        "label": """
+{%- if whose == 'me' %}dann: eigener Stand „{{ counter }}“ ändert sich
+{%- elif whose == 'others' %}dann: Stand „{{ counter }}“ jedes anderen Spielers ändert sich
+{%- elif whose == 'all' %}dann: Stand „{{ counter }}“ aller Spieler ändert sich
+{%- else %}dann: Stand „{{ counter }}“ des Spiels ändert sich{% endif %}""",
+    },
+    "nl": {
+        "sentence": """
+{%- if whose == 'me' %}De invulling verandert ook ‘{{ counter }}’ van wie invult.
+{%- elif whose == 'others' %}De invulling verandert ook ‘{{ counter }}’ van elke andere speler.
+{%- elif whose == 'all' %}De invulling verandert ook ‘{{ counter }}’ van alle spelers.
+{%- else %}De invulling verandert ook ‘{{ counter }}’ van het spel.{% endif %}{{ ' ' ~ rule if rule }}""",
+        "label": """
+{%- if whose == 'me' %}dan: eigen stand ‘{{ counter }}’ verandert
+{%- elif whose == 'others' %}dan: stand ‘{{ counter }}’ van elke andere speler verandert
+{%- elif whose == 'all' %}dan: stand ‘{{ counter }}’ van alle spelers verandert
+{%- else %}dan: stand ‘{{ counter }}’ van het spel verandert{% endif %}""",
+    },
+}
+
+#: A counter (`Counter`) in a sentence: whose it is, where it starts, its bounds.
+_COUNTER = {
+    "en": """“{{ counter }}”: {{ 'every player has one' if per == 'player' else 'one for the whole game' }}, starting at {{ start }}
+{%- if least is not none and most is not none %}; it stays between {{ least }} and {{ most }}
+{%- elif least is not none %}; it never goes below {{ least }}
+{%- elif most is not none %}; it never goes above {{ most }}{% endif %}. It carries over from turn to turn.""",
+    "de": """„{{ counter }}“: {{ 'jeder Spieler hat einen eigenen Stand' if per == 'player' else 'ein Stand für das ganze Spiel' }}, zu Beginn {{ start }}
+{%- if least is not none and most is not none %}; er bleibt zwischen {{ least }} und {{ most }}
+{%- elif least is not none %}; er sinkt nie unter {{ least }}
+{%- elif most is not none %}; er steigt nie über {{ most }}{% endif %}. Er bleibt von Zug zu Zug erhalten.""",
+    "nl": """‘{{ counter }}’: {{ 'elke speler heeft een eigen stand' if per == 'player' else 'één stand voor het hele spel' }}, bij het begin {{ start }}
+{%- if least is not none and most is not none %}; die blijft tussen {{ least }} en {{ most }}
+{%- elif least is not none %}; die komt nooit onder {{ least }}
+{%- elif most is not none %}; die komt nooit boven {{ most }}{% endif %}. Die blijft van beurt tot beurt bewaard.""",
+}
+
+
 _EXTREME = {"en": ("highest", "lowest"), "de": ("höchste", "niedrigste"), "nl": ("hoogste", "laagste")}
 
 #: The one definition of every kind of step (and of the end of the game).
@@ -488,6 +551,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "on_write": "every time dice are written",
         "example": "e.g. {{ dice }} → {{ points }}",
         "option": "{{ option }}: {{ value }}",
+        "counter": "counter {{ 'per player' if per == 'player' else 'for the game' }}, starts at {{ start }}",
         "yes": "yes",
         "no": "no",
     },
@@ -499,6 +563,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "on_write": "bei jedem Eintrag",
         "example": "z. B. {{ dice }} → {{ points }}",
         "option": "{{ option }}: {{ value }}",
+        "counter": "Zähler {{ 'je Spieler' if per == 'player' else 'für das Spiel' }}, Start bei {{ start }}",
         "yes": "ja",
         "no": "nein",
     },
@@ -510,6 +575,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "on_write": "bij elke invulling",
         "example": "bijv. {{ dice }} → {{ points }}",
         "option": "{{ option }}: {{ value }}",
+        "counter": "teller {{ 'per speler' if per == 'player' else 'voor het spel' }}, begint bij {{ start }}",
         "yes": "ja",
         "no": "nee",
     },
@@ -565,6 +631,22 @@ def edge_text(step: Step, model: Model, lang: str, which: str) -> str:
     return _render(step, model, lang, which)
 
 
+def effect_words(effect, model: Model, lang: str) -> dict[str, str]:
+    """A write's effect on a counter: {"sentence": for the rule pages, "label": for the diagram}."""
+    _check_lang(lang)
+    counter = next(c for c in model.counters if c.id == effect.counter)
+    facts = {"counter": counter.name[lang], "whose": "game" if counter.per == "game" else effect.players,
+             "rule": effect.rule[lang] if effect.rule else ""}
+    return {part: _template(_EFFECT[lang][part]).render(**facts).strip() for part in ("sentence", "label")}
+
+
+def counter_sentence(counter, lang: str) -> str:
+    """A counter in a sentence: whose it is, its start value and bounds, and that it carries over."""
+    _check_lang(lang)
+    return _template(_COUNTER[lang]).render(counter=counter.name[lang], per=counter.per, start=counter.start,
+                                            least=counter.least, most=counter.most).strip()
+
+
 def end_text(model: Model, lang: str) -> str:
     """How the game ends and how the winner is found."""
     _check_lang(lang)
@@ -604,6 +686,7 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
         "optional": step.optional,
         "acols": [c.name[lang] for c in model.columns if c.order == "announced"],
         "announces": any(s.kind == "announce" for s in model.flow.walk()),
+        "effects": [effect_words(e, model, lang) for e in step.effects],
     }
     facts["columns_text"] = _template(_COLUMNS[lang]).render(**facts).strip()
     if step.kind in ("keep", "write", "announce"):

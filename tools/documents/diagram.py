@@ -20,7 +20,8 @@ import graphviz
 from ...interpreter.errors import RulebookError
 from ...interpreter.model import Model, Step
 from ...interpreter.scoring import Scorer
-from .describe import (ROLE_STYLES, edge_text, end_text, kind_of, phrase, step_label, step_sentence)
+from .describe import (ROLE_STYLES, counter_sentence, edge_text, end_text, kind_of, phrase, step_label,
+                       step_sentence)
 
 FONT = "Helvetica,Arial,sans-serif"
 WRAP = 36  # characters per line in a node
@@ -55,6 +56,7 @@ def svg_titles(model: Model, lang: str) -> dict[str, str]:
     names |= {f"cluster_{s.id}": s.name[lang] for s in model.flow.walk()}
     names |= {f"section_{s.id}": s.name[lang] for s in model.sections}
     names |= {f"bonus_{b.id}": b.name[lang] for b in model.bonuses}
+    names |= {f"counter_{c.id}": c.name[lang] for c in model.counters}
     names |= {"start": "▶", "end": "■", "grand_total": phrase("grand_total", lang, bonuses=bool(model.bonuses)),
               f"{model.id}_flow": model.name[lang], f"{model.id}_scoring": phrase("sheet", lang, game=model.name[lang]),
               "sheet": phrase("sheet", lang, game=model.name[lang])}
@@ -215,7 +217,37 @@ def flow_diagram(model: Model, lang: str) -> graphviz.Digraph:
         flow.edge(tail, _Entry("end"))
     for tail, head, attrs in flow.edges:
         g.edge(tail, head, **attrs)
+    _counters(g, model, lang, {s.id: f"step_{s.id}" for s in model.flow.walk() if s.effects},
+              {s.id: (_first_node(s), f"cluster_{s.id}") for s in model.flow.walk()
+               if s.condition is not None and _reads_counters(s.condition)})
     return g
+
+
+def _counters(g: graphviz.Digraph, model: Model, lang: str, changers: dict[str, str],
+              readers: dict[str, tuple[str, str | None]]) -> None:
+    """Each counter as a cylinder; dashed arrows from the steps that change it (`changers`: step id →
+    node) and to what reads it (`readers`: id → (node, cluster the arrow ends at))."""
+    look = ROLE_STYLES["counter"]
+    for counter in model.counters:
+        node = f"counter_{counter.id}"
+        g.node(node, _html(counter.name[lang], [phrase("counter", lang, per=counter.per, start=counter.start)]),
+               **_style("counter"), tooltip=_tooltip(counter_sentence(counter, lang)))
+        for step in model.flow.walk():
+            if step.id in changers and any(e.counter == counter.id for e in step.effects):
+                g.edge(changers[step.id], node, style="dashed", color=look.color, constraint="false")
+        for _, (head, cluster) in readers.items():
+            g.edge(node, head, style="dashed", color=look.color, constraint="false",
+                   **({"lhead": cluster} if cluster else {}))
+
+
+def _reads_counters(compiled) -> bool:
+    return compiled is not None and "counter" in compiled.deps
+
+
+def _first_node(step: Step) -> str:
+    """The node a loop's arrows end at: its first leaf step."""
+    leaf = next(s for s in step.walk() if not s.steps)
+    return f"step_{leaf.id}"
 
 
 # scoring --------------------------------------------------------------------------------------
@@ -252,6 +284,10 @@ def scoring_diagram(model: Model, lang: str) -> graphviz.Digraph:
         g.edge(node, "grand_total")
     g.node("end", _html("", [end_text(model, lang)], width=44), **_style("end"))
     g.edge("grand_total", "end")
+    readers = {b.id: (f"bonus_{b.id}", None) for b in model.bonuses if _reads_counters(b.points)}
+    if model.ranking is not None and _reads_counters(model.ranking.score):
+        readers["end"] = ("end", None)
+    _counters(g, model, lang, {s.id: f"step_{s.id}" for s in writes if s.effects}, readers)
     return g
 
 

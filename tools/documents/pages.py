@@ -472,6 +472,10 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "faq": _faq(model, w, scorer),
         "flow": _step_tree(model.flow, model, lang),
         "write_rules": [s.rule[lang] for s in model.flow.walk() if s.kind == "write" and s.rule],
+        "counters": [{"id": c.id, "name": c.name[lang], "sentence": describe.counter_sentence(c, lang),
+                      "effects": [describe.effect_words(e, model, lang)["sentence"]
+                                  for st in model.flow.walk() for e in st.effects if e.counter == c.id]}
+                     for c in model.counters],
         "zero_writes": zero_writes(model, scorer),
         "sections": _sections(model, w, scorer),
         "total_parts": total_parts,

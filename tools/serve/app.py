@@ -119,6 +119,7 @@ def model_info(model: Model, lang: str) -> dict[str, Any]:
         "targets": {t.id: {"name": target_name(model, t.id, lang), "column": t.column, "cells": list(t.cells)}
                     for t in model.targets.values()},
         "ranking": None if model.ranking is None else model.ranking.name[lang],
+        "counters": [{"id": c.id, "name": c.name[lang], "per": c.per} for c in model.counters],
         "bonuses": [{"id": b.id, "name": b.name[lang], "section": b.section, "progress": b.progress is not None,
                      "rule": b.rule[lang]} for b in model.bonuses],
         "steps": {s.id: s.name[lang] for s in model.flow.walk()},

@@ -214,6 +214,9 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "totals": [st.totals(i) for i in range(n)],
         # the model's own final score (winner: score), beside the grand total
         "finals": None if model.ranking is None else [f[0] for f in st.final_scores()],
+        # the model's counters (numbers that outlive a turn): each player's own, and the game's
+        "counters": [dict(c) for c in st.counter_values],
+        "game_counters": dict(st.game_counters),
         "progress": [{k: list(v) for k, v in st.scorer.progress(st.sheets[i]).items()} for i in range(n)],
         "choices": [{"box": c.box, "points": c.points, "bonus": c.bonus} for c in choices],
         "can_write": can_write,

@@ -165,6 +165,10 @@ class View:
             finals = state.final_scores()
             table.add_row("", Text(model.ranking.name[self.lang], style="bold"),
                           *[Text(str(f[0]), style="bold") for f in finals])
+        for counter in model.counters:  # numbers that outlive a turn: each player's, or the game's
+            values = ([str(state.counter_values[p][counter.id]) for p in range(len(state.players))]
+                      if counter.per == "player" else [str(state.game_counters[counter.id])] * len(state.players))
+            table.add_row("", Text(counter.name[self.lang], style="italic"), *values)
         return table
 
     def final(self, state: GameState) -> None:

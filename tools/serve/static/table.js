@@ -275,6 +275,11 @@
     if (M.ranking && state.finals) {  // the game's own final score, which decides the winner
       body.append(numberRow("grand-row final-row", M.ranking, "", (i) => state.finals[i]));
     }
+    (M.counters || []).forEach((c) => {  // numbers that outlive a turn: each player's, or the game's
+      body.append(numberRow("counter-row", c.name, "", (i) => (c.per === "game" ? state.game_counters[c.id]
+                                                              : (state.counters[i] || {})[c.id])));
+      body.lastElementChild.dataset.counter = c.id;
+    });
     table.append(body);
   }
 
