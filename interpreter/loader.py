@@ -396,6 +396,7 @@ class _Builder:
         so a variant that does not use them is exactly the model without them."""
         used = {e.counter for s in flow.walk() for e in s.effects}
         compiled = [s.condition for s in flow.walk()] + [b.points for b in bonuses]
+        compiled += [c for s in flow.walk() for e in s.effects for c in (e.amount, e.when)]
         if ranking is not None:
             compiled += [ranking.score] + [c for _, c in ranking.tie_breaks]
         for c in compiled:

@@ -249,11 +249,30 @@ def test_every_bundled_model_has_both_diagrams(name):
     for lang in LANGUAGES:
         flow = Dot(flow_diagram(m, lang).source)
         assert flow.clusters.keys() == {f"cluster_{s.id}" for s in loops}
-        assert {f"step_{s.id}" for s in m.flow.walk() if s not in loops} | {"start", "end"} == flow.nodes.keys()
+        counters = {f"counter_{c.id}" for c in m.counters}  # counters are drawn beside the steps
+        assert {f"step_{s.id}" for s in m.flow.walk() if s not in loops} | {"start", "end"} | counters \
+            == flow.nodes.keys()
         assert all(tail in flow.nodes and head in flow.nodes for tail, head, _ in flow.edges)
         scoring = Dot(scoring_diagram(m, lang).source)
         assert {f"section_{s.id}" for s in m.sections} <= scoring.nodes.keys()
-        assert {f"bonus_{b.id}" for b in m.bonuses} <= scoring.nodes.keys()
+        assert {f"bonus_{b.id}" for b in m.bonuses} | counters <= scoring.nodes.keys()
+
+
+def test_a_counter_is_a_cylinder_with_arrows_from_its_effects_and_to_its_readers():
+    """Maxi Yatzy's saved rolls: changed by the write, read by the rerolls' while condition;
+    the yacht toll: changed by the write, read by the toll bonus on the scoring diagram."""
+    m = load_model("maxi_yatzy")
+    flow = Dot(flow_diagram(m, "de").source)
+    assert flow.nodes["counter_saved_rolls"]["shape"] == "cylinder"
+    assert "Gesparte Würfe" in flow.text("counter_saved_rolls") and "je Spieler" in flow.text("counter_saved_rolls")
+    arrows = {(tail, head) for tail, head, _ in flow.edges}
+    assert ("step_write", "counter_saved_rolls") in arrows and ("counter_saved_rolls", "step_keep") in arrows
+    assert "eigener Stand „Gesparte Würfe“ ändert sich" in flow.text("step_write")
+    toll = load_model("yacht", {"yacht_toll": "10"})
+    scoring = Dot(scoring_diagram(toll, "nl").source)
+    arrows = {(tail, head) for tail, head, _ in scoring.edges}
+    assert ("step_write", "counter_yachts_against") in arrows and ("counter_yachts_against", "bonus_yacht_toll") in arrows
+    assert "counter_yachts_against" not in Dot(scoring_diagram(load_model("yacht"), "nl").source).nodes
 
 
 # no English in the Dutch and German diagrams ----------------------------------------------------

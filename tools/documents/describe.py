@@ -575,7 +575,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "on_write": "bij elke invulling",
         "example": "bijv. {{ dice }} → {{ points }}",
         "option": "{{ option }}: {{ value }}",
-        "counter": "teller {{ 'per speler' if per == 'player' else 'voor het spel' }}, begint bij {{ start }}",
+        "counter": "teller {{ 'voor elke speler' if per == 'player' else 'voor het spel' }}, begint bij {{ start }}",
         "yes": "ja",
         "no": "nee",
     },

@@ -184,7 +184,8 @@ class _Flow:
         s = ROLE_STYLES["loop"]
         cluster = f"cluster_{step.id}"
         with graph.subgraph(name=cluster) as c:
-            c.attr(label=step_label(step, self.model, self.lang), style=s.style, color=s.color, fillcolor=s.fillcolor,
+            # a line break in a cluster's plain-text label is DOT's \n escape, not a newline in the source
+            c.attr(label=step_label(step, self.model, self.lang).replace("\n", "\\n"), style=s.style, color=s.color, fillcolor=s.fillcolor,
                    fontcolor=s.fontcolor, fontname=FONT, fontsize="13", labeljust="l", margin="14", penwidth="1.4",
                    id=node_id(step), tooltip=_tooltip(step_sentence(step, self.model, self.lang) or step.name[self.lang]))
             entry, pending, breaks = None, [], []
