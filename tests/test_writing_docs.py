@@ -157,6 +157,7 @@ def test_announce_a_box_and_roll_while_a_condition_holds():
     state.apply(Stop())
     assert {a.box for a in state.legal_actions()} == {"high@free", "double@free"}
 
+
 COUNTERS = ROOT / "tests/data/examples/counters.yaml"
 
 
