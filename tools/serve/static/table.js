@@ -34,6 +34,8 @@
   M.sections.forEach((s) => s.boxes.forEach((b) => { boxName[b.id] = b.name; }));
   Object.entries(M.targets || {}).forEach(([id, t]) => { boxName[id] = t.name; });
   const COLS = (M.columns && M.columns.length) ? M.columns : [null];  // a sheet without columns has one
+  // a sheet of several columns takes the wider side of the page (the dice and moves the other)
+  if (COLS.length > 1) document.querySelector(".table-layout").classList.add("many-columns");
 
   function mySeat() {
     if (state.terminal || state.chance || state.player === null) return null;
