@@ -42,6 +42,17 @@ def bundled_models() -> dict[str, Path]:
     return {name: found[name] for name in dict.fromkeys([*order, *sorted(found)]) if name in found}
 
 
+def is_bundled(model: Model) -> bool:
+    """Whether `model` was read from a model shipped with rulebook, unchanged (not a file someone shared)."""
+    path = Path(model.path)
+    shipped = bundled_models().get(path.stem)
+    try:
+        return shipped is not None and path.resolve() == shipped.resolve() and \
+            shipped.read_text(encoding="utf-8") == model.source
+    except OSError:
+        return False
+
+
 def default_model() -> str:
     """The bundled model played when none is named: the first in rules/index.txt."""
     return next(iter(bundled_models()))

@@ -188,3 +188,27 @@ def test_limits_are_refused_with_what_to_change(cache):
     with pytest.raises(NotSolvable, match="--memory 0.1G"):
         induction.refuse_beyond(space, est, induction.Limits(memory=1000))
     assert induction.parse_size("4G") == 4 * 2**30 and induction.parse_size("512MB") == 512 * 2**20
+
+
+def test_a_bundled_model_is_solved_within_memory_however_many_states_it_has(cache, tmp_path):
+    """Maxi Yatzy without saved rolls (57,507,840 states) is over the untrusted-input budget: refused as a
+    shared model file, allowed (within --memory) as the model shipped with rulebook."""
+    import argparse
+    from rulebook.interpreter import induction
+    from rulebook.interpreter.abstraction import NotSolvable
+    from rulebook.interpreter.loader import bundled_models, is_bundled
+    from rulebook.tools.commands.solve import TRUSTED_STATES, limits_from
+    args = argparse.Namespace(max_states=None, memory=None, jobs=1)
+    shipped = load_model("maxi_yatzy", {"saved_rolls": "false"})
+    copy = tmp_path / "maxi_yatzy.yaml"
+    shutil.copy(bundled_models()["maxi_yatzy"], copy)
+    shared = load_model(str(copy), {"saved_rolls": "false"})
+    assert is_bundled(shipped) and not is_bundled(shared) and not is_bundled(load_model("tests/data/tutorial_game.yaml"))
+    assert limits_from(args, shipped).max_states == TRUSTED_STATES and limits_from(args, shared).max_states is None
+    assert limits_from(argparse.Namespace(max_states=10, memory=None, jobs=1), shipped).max_states == 10
+    space = Space(shipped)
+    est = induction.estimate(space, limits_from(args, shipped), on_disk=True)
+    assert est.states == 57_507_840 and est.memory_bytes < induction.MEMORY
+    induction.refuse_beyond(space, est, limits_from(args, shipped))  # allowed
+    with pytest.raises(NotSolvable, match="--max-states 57507840"):
+        induction.refuse_beyond(Space(shared), est, limits_from(args, shared))

@@ -8,12 +8,14 @@ import time
 
 from ...interpreter import induction
 from ...interpreter.errors import UsageError
-from ...interpreter.loader import load_model
+from ...interpreter.loader import is_bundled, load_model
 from ...interpreter.solver import Space, cache_path, load_cached, load_or_solve
 from ...interpreter.tablefile import BadTable
 from .options import add_option_argument, parse_options
 from ..i18n import error_text, number, options_text, pick_language, translator
 from ..progress import progress_bar
+
+TRUSTED_STATES = 2**40  # a bundled model's cap: --memory is reached long before
 
 
 def add_arguments(p) -> None:
@@ -21,7 +23,8 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help='print {"expected_score": …, "maximizes": …, "states": …, "seconds": …}')
     p.add_argument("--no-cache", action="store_true", help="compute afresh and do not store the table")
     cap = p.add_argument("--max-states", type=int, default=None, metavar="N",
-                         help="refuse to solve more states than this (default: the budget's solver_states, %(usual)d)")
+                         help="refuse to solve more states than this (default: the budget's solver_states, "
+                              "%(usual)d, for a model file; a bundled model is limited by --memory only)")
     cap.usual = induction.MAX_STATES
     p.add_argument("--memory", default=None, metavar="SIZE",
                    help=f"memory the solve may use, as in 4G (default {induction.MEMORY // 2**30}G); "
@@ -32,7 +35,9 @@ def add_arguments(p) -> None:
     add_option_argument(p)
 
 
-def limits_from(args) -> induction.Limits:
+def limits_from(args, model=None) -> induction.Limits:
+    """The solve's limits from the flags. A model shipped with rulebook is no untrusted input: without
+    --max-states it is solved however many states it has, within --memory (the estimate says how long)."""
     try:
         memory = induction.parse_size(args.memory) if args.memory else induction.MEMORY
     except ValueError:
@@ -40,12 +45,15 @@ def limits_from(args) -> induction.Limits:
     jobs = args.jobs if args.jobs is not None else len(os.sched_getaffinity(0))
     if jobs < 1 or (args.max_states is not None and args.max_states < 1) or memory < 1:
         raise UsageError("--jobs, --max-states and --memory must be positive")
-    return induction.Limits(max_states=args.max_states, memory=memory, jobs=jobs)
+    max_states = args.max_states
+    if max_states is None and model is not None and is_bundled(model):
+        max_states = TRUSTED_STATES
+    return induction.Limits(max_states=max_states, memory=memory, jobs=jobs)
 
 
 def run(args) -> int:
     model = load_model(args.model, parse_options(args.option))
-    limits = limits_from(args)
+    limits = limits_from(args, model)
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
     space = Space(model)  # refuses models the solver cannot read before any work
