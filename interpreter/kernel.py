@@ -347,31 +347,40 @@ def will_compile() -> bool:
     return marker is None or not marker.exists()
 
 
+def jit(function, signatures):
+    """`function` compiled by numba for `signatures(numba)`, its machine code cached in rulebook's cache
+    folder (never numba's default beside the installed source; nothing cached if that folder cannot be
+    written). False if numba is missing: the caller then computes with numpy."""
+    try:
+        import numba
+    except ImportError:
+        return False
+    where = numba_cache_dir()
+    before = numba.config.CACHE_DIR
+    if where is not None:  # read when decorating
+        numba.config.CACHE_DIR = str(where)
+    try:
+        return numba.njit(signatures(numba), cache=where is not None, nogil=True, error_model="numpy")(function)
+    finally:
+        numba.config.CACHE_DIR = before
+
+
+def _signature(numba):
+    i64, f64, b1 = numba.int64, numba.float64, numba.boolean
+    a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
+    return i64(f64[::1], a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1],
+               a1, a1, a1, a1, a2, f64[:, ::1], a2, a2, a1, f64[::1], i64, i64, b1, f64[::1])
+
+
 def compiled():
     """The numba kernel (compiled on first use, or loaded from the cache); None if numpy is chosen or numba is missing."""
     global _COMPILED
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if _COMPILED is None:
+        _COMPILED = jit(_solve_states, _signature)
         try:
-            import numba
-        except ImportError:
-            _COMPILED = False
-            return None
-        where = numba_cache_dir()
-        before = numba.config.CACHE_DIR
-        if where is not None:  # never numba's default (beside the installed source); read when decorating
-            numba.config.CACHE_DIR = str(where)
-        i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-        a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
-        signature = i64(f64[::1], a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1],
-                        a1, a1, a1, a1, a2, f64[:, ::1], a2, a2, a1, f64[::1], i64, i64, b1, f64[::1])
-        try:
-            _COMPILED = numba.njit(signature, cache=where is not None, nogil=True, error_model="numpy")(_solve_states)
-        finally:
-            numba.config.CACHE_DIR = before
-        try:
-            marker = _ready_marker(where)
+            marker = _ready_marker(numba_cache_dir()) if _COMPILED else None
             if marker is not None:
                 marker.touch()
         except OSError:

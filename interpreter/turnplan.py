@@ -105,6 +105,15 @@ def _plan_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradi
 _COMPILED = None
 
 
+def _signatures(numba):
+    i64, f64, b1 = numba.int64, numba.float64, numba.boolean
+    a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
+    rest = (a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1], a1, a1, a1, a1, a2, f64[:, ::1],
+            a2, a2, a1, i64, i64, f64[:, :, ::1], a2, f64[:, :, ::1], f64[:, :, ::1])
+    readonly = numba.types.Array(f64, 1, "C", readonly=True)  # a table read from a memory map
+    return [i64(f64[::1], *rest), i64(readonly, *rest)]
+
+
 def compiled():
     """The compiled planner (numba, cached beside the solver's kernel), or None (numpy is chosen or
     numba is missing): then callers plan with numpy."""
@@ -112,26 +121,8 @@ def compiled():
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if _COMPILED is None:
-        try:
-            import numba
-        except ImportError:
-            _COMPILED = False
-            return None
-        from .kernel import numba_cache_dir
-        where = numba_cache_dir()
-        before = numba.config.CACHE_DIR
-        if where is not None:  # never numba's default (beside the installed source)
-            numba.config.CACHE_DIR = str(where)
-        i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-        a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
-        rest = (a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1], a1, a1, a1, a1, a2, f64[:, ::1],
-                a2, a2, a1, i64, i64, f64[:, :, ::1], a2, f64[:, :, ::1], f64[:, :, ::1])
-        readonly = numba.types.Array(f64, 1, "C", readonly=True)  # a table read from a memory map
-        signatures = [i64(f64[::1], *rest), i64(readonly, *rest)]
-        try:
-            _COMPILED = numba.njit(signatures, cache=where is not None, nogil=True, error_model="numpy")(_plan_states)
-        finally:
-            numba.config.CACHE_DIR = before
+        from .kernel import jit
+        _COMPILED = jit(_plan_states, _signatures)
     return _COMPILED or None
 
 

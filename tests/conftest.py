@@ -21,6 +21,18 @@ def require_tool(name: str) -> str:
 
 
 @pytest.fixture(scope="session")
+def catalogs():
+    """The German and Dutch message catalogs, by language."""
+    from babel.messages.pofile import read_po
+    from rulebook.tools.i18n import LOCALES_DIR
+    out = {}
+    for lang in ("de", "nl"):
+        with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
+            out[lang] = read_po(f)
+    return out
+
+
+@pytest.fixture(scope="session")
 def yahtzee():
     return load_model("yahtzee")
 

@@ -4,23 +4,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from babel.messages.pofile import read_po
 
 from rulebook.tools.cli import COMMANDS, main
-from rulebook.tools.i18n import LOCALES_DIR
 from rulebook.tools.i18n_extract import cli_texts
 
 PLACEHOLDER = re.compile(r"%(\([a-z_]+\))?[sdgr]")
 OPTION = re.compile(r"(?<![\w-])-{1,2}[a-z][\w-]*|\b[A-Z][A-Z_=]+\b|\{[^}]*\}|\S+\.(txt|md|yaml|sqlite3)\b|\S*/\S*")
-
-
-@pytest.fixture(scope="module")
-def catalogs():
-    out = {}
-    for lang in ("de", "nl"):
-        with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
-            out[lang] = read_po(f)
-    return out
 
 
 def test_every_help_text_is_translated_with_the_same_placeholders(catalogs):

@@ -3,24 +3,14 @@ import re
 import string
 
 import pytest
-from babel.messages.pofile import read_po
 
-from rulebook.interpreter.errors import Message, Pos, SaveFileError, UsageError, did_you_mean
-from rulebook.tools.i18n import LOCALES_DIR, error_text, pick_language
+from rulebook.interpreter.errors import Message, Pos, SaveFileError, did_you_mean
+from rulebook.tools.i18n import pick_language
 from rulebook.tools.i18n_extract import error_templates, templates_in
 
 
 def _fields(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
-@pytest.fixture(scope="module")
-def catalogs():
-    out = {}
-    for lang in ("de", "nl"):
-        with (LOCALES_DIR / lang / "LC_MESSAGES" / "rulebook.po").open("rb") as f:
-            out[lang] = read_po(f)
-    return out
 
 
 def test_every_error_template_is_translated_with_the_same_placeholders(catalogs):
