@@ -12,7 +12,7 @@ $(VENV)/bin/python:
 	$(SYSTEM_PYTHON) -m venv $(VENV) || { echo "make: cannot create $(VENV): on Debian/Ubuntu run 'sudo apt install python3-venv' first"; exit 1; }
 
 install: $(if $(VENV),$(VENV)/bin/python)
-	$(PIP) install -e '.[test]'
+	$(PIP) install -e '.[test,openspiel,rl,dask]'
 
 play: install
 	$(PYTHON) -m rulebook.interpreter play

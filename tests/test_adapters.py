@@ -1,0 +1,158 @@
+"""The research adapters (issue 27): every bundled model as an OpenSpiel game, a PettingZoo AEC
+environment and (one player) a Gymnasium environment, each passing its library's own checks."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import bundled_models, load_model
+from rulebook.interpreter.actions import Keep, Roll, Stop, Write
+from rulebook.interpreter.adapters.encoding import Encoding, max_length, rank_returns
+from rulebook.interpreter.state import GameState
+
+MODELS = list(bundled_models())
+
+
+def need(module: str):
+    """The optional package (the extras .[openspiel], .[rl]); skipped without it, except in CI."""
+    try:
+        return __import__(module)
+    except ImportError:
+        if os.environ.get("RULEBOOK_REQUIRE_TOOLS"):
+            pytest.fail(f"{module} is required in CI (make test installs the extras)")
+        pytest.skip(f"{module} is not installed")
+
+
+def test_the_encoding_numbers_every_action_once(yahtzee):
+    enc = Encoding(yahtzee, 2)
+    assert len(enc.keeps) == 462  # every multiset of 0 … 5 of six faces: C(11, 5)
+    assert enc.keeps[0] == () and enc.keeps[-1] == (6, 6, 6, 6, 6)
+    assert enc.num_actions == 462 + 1 + 13  # keeps, stop, the 13 boxes (no announcements)
+    assert enc.action_id(Stop()) == 462 and enc.action_id(Write("chance")) == 463 + list(yahtzee.targets).index("chance")
+    state = GameState(yahtzee, ["a", "b"])
+    outs = enc.chance_ids(state)
+    assert len(outs) == 252 and abs(sum(p for _, p in outs) - 1) < 1e-12
+    assert dict(outs)[enc.action_id(Roll((1, 1, 1, 1, 1)))] == pytest.approx(1 / 6 ** 5)
+    state.apply(Roll((1, 2, 2, 5, 6)))
+    ids = enc.legal_ids(state)
+    assert [enc.action(state, a) for a in ids] == sorted(state.legal_actions(), key=enc.action_id)
+    assert enc.action(state, enc.action_id(Keep((2, 2)))) == Keep((2, 2))
+    obs = enc.observe(state, 1)
+    assert obs.shape == (enc.observation_size,) and obs[1] == 1 and obs[2] == 1  # observer 1, player 0 to move
+    assert max_length(yahtzee, 2) == 2 * 13 * 6  # per turn: roll, keep, roll, keep, roll, write
+
+
+def test_rank_returns_follow_the_ranking(yahtzee):
+    state = GameState(yahtzee, ["a", "b", "c"])
+    state.sheets = [{"chance": 20}, {"chance": 10}, {"chance": 20}]
+    assert rank_returns(state) == [0.5, -1.0, 0.5]
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_openspiel_random_sim_test(name):
+    pyspiel = need("pyspiel")
+    import rulebook.interpreter.openspiel  # noqa: F401  registers python_rulebook
+    for players in (1, 2):
+        game = pyspiel.load_game("python_rulebook", {"model": name, "players": players})
+        assert game.num_players() == players
+        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_states_follow_the_engine():
+    pyspiel = need("pyspiel")
+    import rulebook.interpreter.openspiel  # noqa: F401
+    game = pyspiel.load_game("python_rulebook", {"model": "yahtzee", "players": 2, "returns": "score"})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 252
+    state.apply_action(game.rules.encoding.action_id(Roll((3, 3, 3, 3, 3))))
+    assert state.current_player() == 0 and state.engine.dice == (3, 3, 3, 3, 3)
+    assert state.action_to_string(0, game.rules.encoding.stop) == "stop"
+    copy = state.clone()
+    copy.apply_action(game.rules.encoding.stop)
+    assert state.engine.step().kind == "keep" and copy.engine.step().kind == "write"
+    back = game.deserialize_state(copy.serialize())
+    assert back.engine.to_json() == copy.engine.to_json() and back.history() == copy.history()
+    assert len(state.observation_tensor(1)) == game.observation_tensor_size()
+    assert state.information_state_string(0) == state.history_str()
+
+
+def test_an_mcts_game_of_the_model_returns_what_the_engine_says():
+    pyspiel = need("pyspiel")
+    import rulebook.interpreter.openspiel  # noqa: F401
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+    game = pyspiel.load_game("python_rulebook", {"model": "yacht", "players": 2})
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [mcts.MCTSBot(game, uct_c=2, max_simulations=6, evaluator=evaluator, random_state=rng) for _ in range(2)]
+    state = game.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, bots, rng)
+    assert state.is_terminal()
+    # the same moves through the engine alone: the same sheets, scores and ranking
+    model, engine = load_model("yacht"), None
+    engine = GameState(model, ["p0", "p1"])
+    enc = Encoding(model, 2)
+    for action in state.history():
+        engine.apply(enc.action(engine, action))
+    assert engine.is_terminal() and engine.sheets == state.engine.sheets
+    assert returns == rank_returns(engine) and sorted(returns) == ([-1.0, 1.0] if len(set(engine.returns())) == 2 else [0.0, 0.0])
+    assert len(engine.sheets[0]) == len(model.cells) == 12
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_pettingzoo_api_test(name):
+    need("pettingzoo")
+    from pettingzoo.test import api_test
+    from rulebook.interpreter.pettingzoo import env
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dict observations with action masks: as PettingZoo's classic games
+        api_test(env(model=name, players=2), num_cycles=400)
+
+
+def test_pettingzoo_rewards_are_the_ranking():
+    need("pettingzoo")
+    from rulebook.interpreter.pettingzoo import env
+    e = env(model="yacht", players=2, returns="rank")
+    e.reset(seed=3)
+    total = {a: 0.0 for a in e.possible_agents}
+    rng = np.random.default_rng(0)
+    for agent in e.agent_iter():
+        obs, reward, done, truncated, _ = e.last()
+        total[agent] += reward
+        e.step(None if done or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert sorted(total.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert list(total.values()) == rank_returns(e.state)
+
+
+@pytest.mark.parametrize("name", [m for m in MODELS if load_model(m).min_players == 1])
+def test_gymnasium_check_env(name):
+    need("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+    from rulebook.interpreter.gym import env
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning either
+        check_env(env(model=name), skip_render_check=True)
+
+
+def test_the_research_page_agent_loop_runs():
+    """docs/research.md's agent loop, run as it is printed there."""
+    need("gymnasium")
+    need("pettingzoo")
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text(encoding="utf-8")
+    code = text.split("```python agent-loop\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "final score" in out.stdout
+
+
+def test_the_engine_imports_no_adapter_package():
+    code = ("import sys, rulebook.interpreter.simulate, rulebook.interpreter.compare, rulebook.interpreter.state, "
+            "rulebook.interpreter.adapters.encoding; "
+            "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium', 'dask', 'distributed') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
