@@ -6,7 +6,7 @@ VENV ?= .venv
 PYTHON = $(if $(VENV),$(VENV)/bin/python,$(SYSTEM_PYTHON))
 PIP = $(PYTHON) -m pip --disable-pip-version-check -q
 
-.PHONY: install play test bench catalogs clean
+.PHONY: install play test test-slow bench catalogs clean
 
 $(VENV)/bin/python:
 	$(SYSTEM_PYTHON) -m venv $(VENV) || { echo "make: cannot create $(VENV): on Debian/Ubuntu run 'sudo apt install python3-venv' first"; exit 1; }
@@ -17,8 +17,12 @@ install: $(if $(VENV),$(VENV)/bin/python)
 play: install
 	$(PYTHON) -m rulebook.interpreter play
 
+# the quick suite (everything but the tests marked slow), then the slow set: long exact solves and the load test
 test: install
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -m "not slow" --durations=10
+
+test-slow: install
+	$(PYTHON) -m pytest -q -m slow --durations=5
 
 bench: install
 	$(PYTHON) -m benchmarks

@@ -3,6 +3,7 @@ import html
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -478,5 +479,6 @@ def test_without_dot_the_dot_file_is_written(tmp_path, cli, monkeypatch):
 
 
 def test_diagram_command_is_listed(cli):
-    out = subprocess.run(["rulebook", "diagram", "--help"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "rulebook.interpreter", "diagram", "--help"],
+                         capture_output=True, text=True)
     assert out.returncode == 0 and "--what" in out.stdout and "--lang" in out.stdout

@@ -16,6 +16,7 @@ import pytest
 from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js  # noqa: F401
 from test_serve_browser import browser, errors  # noqa: F401  (fixtures)
 
+EVENT = 600  # s: the bound of a wait for an event, for a broken server only (a busy machine is slow, not wrong)
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 
 
@@ -160,27 +161,33 @@ def test_a_player_leaves_mid_game_and_the_computer_takes_over_after_the_timer(pe
     bea.page.click("button[name=seat][value='1']")
     bea.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+(\?|$)"))
     # both are here (the page says which seat it plays over its live connection)
-    ann.wait_state(table, lambda s: [p["present"] for p in s["players"]] == [True, True])
+    ann.wait_state(table, lambda s: [p["present"] for p in s["players"]] == [True, True], timeout=EVENT)
     bea.page.close()  # Bea leaves
-    ann.wait_state(table, lambda s: not s["players"][1]["present"])
-    # nobody moves: after the timer the computer plays Bea's seat (and Ann's, who sat still)
+    ann.wait_state(table, lambda s: not s["players"][1]["present"], timeout=EVENT)
+    # nobody moves: after the timer the computer plays Bea's seat (and Ann's, who sat still) to the end.
+    # Every wait is for an event (the server's state, the page's drawing); the bound is for a broken
+    # server only, never a guess at how fast a busy machine is.
+    final = ann.wait_state(table, lambda s: s["terminal"], timeout=EVENT)
+    assert final["players"][0]["robot"] and final["players"][1]["robot"]
+    events = ann.page.evaluate(f"fetch('/api/tables/{table}/events').then((r) => r.json())")["events"]
+    assert any(e["type"] == "write" and e.get("player") == 1 for e in events), events[-3:]
     wait_js(page, "[...document.querySelectorAll('#sheet thead th')].some((th) => "
-                  "th.textContent.includes('Bea') && th.querySelector('.robot'))", timeout=60)
-    wait_js(page, "document.querySelector('#log li.ev-write.p1') !== null", timeout=60)
-    # Ann takes her seat back (if the computer took it) and plays on
-    wait_js(page, "!document.getElementById('robot').hidden || document.body.classList.contains('my-turn')",
-            timeout=60)
-    if page.locator("#robot").is_visible():
-        page.click("#take-back")
-    wait_js(page, "document.getElementById('robot').hidden")
+                  "th.textContent.includes('Bea') && th.querySelector('.robot'))", timeout=EVENT)
+    wait_js(page, "document.querySelector('#log li.ev-write.p1') !== null", timeout=EVENT)
+    # Ann takes her seat back (the game is over: no timer takes it again)
+    wait_js(page, "!document.getElementById('robot').hidden", timeout=EVENT)
+    page.click("#take-back")
+    wait_js(page, "document.getElementById('robot').hidden", timeout=EVENT)
+    assert not ann.state(table)["players"][0]["robot"]
     # Bea comes back: her seat is hers again
     bea.page = bea.open()
     bea.page.goto(f"{bea.base}/t/{table}?lang=en")
     wait_js(page, "[...document.querySelectorAll('#sheet thead th')].some((th) => "
-                  "th.textContent.includes('Bea') && th.querySelector('.presence.here'))", timeout=30)
-    state = ann.state(table)
-    assert state["players"][1]["present"] and not state["players"][1]["robot"]
-    assert "You play Bea" in bea.page.locator("#me").inner_text()
+                  "th.textContent.includes('Bea') && th.querySelector('.presence.here'))", timeout=EVENT)
+    state = ann.wait_state(table, lambda s: s["players"][1]["present"] and not s["players"][1]["robot"],
+                           timeout=EVENT)
+    assert state["terminal"]
+    wait_js(bea.page, "document.getElementById('me').innerText.includes('You play Bea')", timeout=EVENT)
 
 
 def test_rematch_with_the_same_seats(people):

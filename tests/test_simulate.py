@@ -33,7 +33,6 @@ def test_summary_counts_zeros_bonuses_and_wins():
     assert g.wins + r.wins >= 30
 
 
-@pytest.mark.slow
 def test_optimal_bot_simulated_mean_agrees_with_the_solver():
     from rulebook.interpreter.solver import solved
     model = load_model("yahtzee", {"joker": "free"})

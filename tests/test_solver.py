@@ -47,20 +47,17 @@ def test_unsolvable_models_are_refused_with_a_reason():
         Space(load_model("generala"))
 
 
-@pytest.mark.slow
 def test_free_joker_optimum_is_verhoeff_254_5896():
     _, table = solved(load_model("yahtzee", {"joker": "free"}))
     assert table.expected_score == pytest.approx(254.5896, abs=1e-4)
     assert table.states == 536_448
 
 
-@pytest.mark.slow
 def test_no_joker_optimum_is_glenn_245_87():
     _, table = solved(load_model("yahtzee", {"joker": "none"}))
     assert table.expected_score == pytest.approx(245.87, abs=5e-3)
 
 
-@pytest.mark.slow
 def test_optimal_bot_agrees_with_the_table_and_plays_a_game():
     model = load_model("yahtzee", {"joker": "free"})
     bot = OptimalBot(model)
@@ -76,13 +73,11 @@ def test_optimal_bot_agrees_with_the_table_and_plays_a_game():
     assert len(game.state.sheets[0]) == 13
 
 
-@pytest.mark.slow
 def test_forced_joker_optimum_is_close_to_but_not_verhoeff():
     _, table = solved(load_model("yahtzee"))
     assert table.expected_score == pytest.approx(254.5877, abs=1e-4)
 
 
-@pytest.mark.slow
 def test_yatzy_optimum_matches_the_open_source_solvers():
     _, table = solved(load_model("yatzy"))
     assert table.expected_score == pytest.approx(248.44, abs=5e-3)  # KTH 2012 reports 248.63
@@ -94,7 +89,6 @@ def test_yacht_optimum():
     assert table.states == 4096
 
 
-@pytest.mark.slow
 def test_hint_agrees_with_the_solver():
     from rulebook.tools.terminal.hint import hint_lines
     from rulebook.tools.terminal.view import View
