@@ -501,9 +501,14 @@ def results(model: Model, blocks: list[list[SeatGames]], names: list[str]):
     return out
 
 
+def block_sizes(games: int) -> list[int]:
+    """How many games each block plays: BLOCK, the last one the rest (block b: `play_block(…, b)`)."""
+    return [min(BLOCK, games - lo) for lo in range(0, games, BLOCK)]
+
+
 def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int = 1, progress=None) -> list[list[SeatGames]]:
     """All games in blocks of BLOCK (block b from its own generator), over `jobs` processes."""
-    sizes = [min(BLOCK, games - lo) for lo in range(0, games, BLOCK)]
+    sizes = block_sizes(games)
     done, out = 0, []
     if jobs <= 1 or len(sizes) == 1:
         for b, size in enumerate(sizes):

@@ -244,14 +244,10 @@ def _percentile(sorted_values: list[int], q: int) -> float:
 def measure(model: Model, label: str, games: int, seed: int, progress: Progress | None = None,
             use_cache: bool = True) -> Measures:
     """All measures of one variant (from the cache when it has them)."""
-    path = cache_file(model, games, seed)
-    if use_cache and path.exists():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            data["label"] = label
-            return Measures(**data)
-        except (OSError, ValueError, TypeError):
-            pass  # a damaged entry is measured again
+    if use_cache:
+        cached = _cached(model, label, games, seed)
+        if cached is not None:
+            return cached
 
     def step(what: str):
         return (lambda done, total: progress(what, done, total)) if progress else None
@@ -283,14 +279,32 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
         skill=skill, first_player=first, turns=top.turns, rolls=top.rolls, games=games, seed=seed,
         unsolvable=unsolvable, states=states)
     if use_cache:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(out.to_json()), encoding="utf-8")
-            tmp.replace(path)
-        except OSError:
-            pass  # no cache, no harm
+        _store(model, out)
     return out
+
+
+def _cached(model: Model, label: str, games: int, seed: int) -> Measures | None:
+    """A variant's measures from the cache (None: not there, or damaged and measured again)."""
+    path = cache_file(model, games, seed)
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["label"] = label
+        return Measures(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def _store(model: Model, out: Measures) -> None:
+    path = cache_file(model, out.games, out.seed)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(out.to_json()), encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # no cache, no harm
 
 
 def cache_file(model: Model, games: int, seed: int) -> Path:
@@ -302,9 +316,21 @@ def cache_file(model: Model, games: int, seed: int) -> Path:
 
 
 def compare(variants: list[tuple[Variant, Model]], games: int, seed: int,
-            progress: Callable[[Variant], Progress] | None = None, use_cache: bool = True) -> list[Measures]:
-    """The measures of every variant, in order."""
+            progress: Callable[[Variant], Progress] | None = None, use_cache: bool = True,
+            scheduler: str | None = None) -> list[Measures]:
+    """The measures of every variant, in order. scheduler: the address of a Dask scheduler: the
+    variants not in the cache are measured as its tasks (`adapters/cluster.py`), the same numbers as here."""
     if games < 1:
         raise UsageError("--games must be at least 1")
-    return [measure(model, v.label, games, seed, progress(v) if progress else None, use_cache)
-            for v, model in variants]
+    if not scheduler:
+        return [measure(model, v.label, games, seed, progress(v) if progress else None, use_cache)
+                for v, model in variants]
+    from .adapters import cluster
+    out: list[Measures | None] = [_cached(m, v.label, games, seed) if use_cache else None for v, m in variants]
+    missing = [i for i, m in enumerate(out) if m is None]
+    measured = cluster.measure_variants([(variants[i][0].label, variants[i][1]) for i in missing], games, seed, scheduler)
+    for i, m in zip(missing, measured):
+        out[i] = m
+        if use_cache:
+            _store(variants[i][1], m)
+    return out

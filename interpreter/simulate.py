@@ -56,32 +56,49 @@ def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
                   [t["total"] for t in totals], [ranks[s.name] for s in seats], finals)
 
 
+def play_batch(model: Model, seats: list[Seat], seeds: list[int]) -> list[Result]:
+    """Games one by one, game i from its seed: what a worker process (or a Dask task) plays."""
+    bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]
+    return [play_one(model, seats, seed, bots) for seed in seeds]
+
+
 def _worker(args):
     model_ref, options, seats, seeds = args
     from .loader import load_model
-    model = load_model(model_ref, options)
-    bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]
-    return [play_one(model, seats, seed, bots) for seed in seeds]
+    return play_batch(load_model(model_ref, options), seats, seeds)
+
+
+def results_of_blocks(model: Model, blocks, seats: list[Seat]) -> list[Result]:
+    """Bulk blocks (`bulk.play_block`) as results, seats named."""
+    from . import bulk
+    return bulk.results(model, blocks, [s.name for s in seats])
 
 
 ENGINES = ("auto", "bulk", "game")
 
 
 def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int = 1,
-              progress: Callable[[int, int], None] | None = None, engine: str = "auto") -> list[Result]:
-    """The games' results; they do not depend on the number of jobs.
+              progress: Callable[[int, int], None] | None = None, engine: str = "auto",
+              scheduler: str | None = None) -> list[Result]:
+    """The games' results; they do not depend on the number of jobs, nor on where they are played.
+
+    scheduler: the address of a Dask scheduler: the blocks of games run as its tasks
+    (`adapters/cluster.py`), the same games as here.
 
     engine: "game" plays each game through the per-game engine (game i from seed + i); "bulk" all
     at once (`bulk.py`; UsageError if the seats or the model do not allow it); "auto" bulk where
     it can, else game by game.
     """
+    if scheduler:
+        from .adapters import cluster
+        return cluster.run_games(model, seats, games, seed, scheduler, progress, engine)
     if engine != "game":
         from . import bulk
         kinds = [s.kind for s in seats]
         why = bulk.unsupported(model, kinds)
         if why is None:
             blocks = bulk.run_games(model, kinds, games, seed, jobs, progress)
-            return bulk.results(model, blocks, [s.name for s in seats])
+            return results_of_blocks(model, blocks, seats)
         if engine == "bulk":
             from .errors import UsageError
             raise UsageError(why, hint="play them one by one with --engine game")
@@ -90,7 +107,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
         bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]
         out = []
         for i, s in enumerate(seeds):
-            out.append(play_one(model, seats, s, bots))
+            out.append(play_one(model, seats, s, bots))  # as play_batch, with progress
             if progress and (i % 10 == 9 or i == games - 1):
                 progress(i + 1, games)
         return out

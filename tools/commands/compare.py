@@ -23,6 +23,9 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--plot", type=Path, default=None, help="write the distributions of final scores (.svg)")
     p.add_argument("--no-cache", action="store_true", help="measure afresh and do not store the results")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="measure the variants as tasks of this Dask scheduler (e.g. tcp://host:8786): "
+                        "the same results as here (needs the extra [dask])")
     p.add_argument("--lang", default=None)
 
 
@@ -48,7 +51,9 @@ def run(args) -> int:
     lang = pick_language(args.lang)
     chosen = variants(args)
     results = []
-    for variant, model in chosen:
+    if args.scheduler:  # every variant a task of the cluster (no progress bars: the workers play)
+        results = compare(chosen, args.games, args.seed, None, not args.no_cache, args.scheduler)
+    for variant, model in chosen if not args.scheduler else ():
         stages = _Stages(variant.label, lang)
         try:
             results += compare([(variant, model)], args.games, args.seed, lambda v: stages, not args.no_cache)

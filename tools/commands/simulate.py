@@ -28,6 +28,9 @@ def add_arguments(p) -> None:
     p.add_argument("--engine", choices=("auto", "bulk", "game"), default="auto",
                    help="bulk: all games at once with numpy (greedy and optimal bots); game: one by one "
                         "through the per-game engine; auto (default): bulk where it can")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the blocks of games as tasks of this Dask scheduler (e.g. tcp://host:8786): "
+                        "the same results as here (needs the extra [dask])")
     p.add_argument("--plot", type=Path, default=None, help="write a histogram of final scores (.svg)")
     p.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     p.add_argument("--lang", default=None)
@@ -70,7 +73,7 @@ def run(args) -> int:
         with progress_bar(_("solving")) as update:
             solved(model, update)
     with progress_bar(translator(lang).ngettext("{n} game", "{n} games", args.games).format(n=number(args.games, lang))) as update:
-        results = run_games(model, seats, args.games, args.seed, args.jobs, update, args.engine)
+        results = run_games(model, seats, args.games, args.seed, args.jobs, update, args.engine, args.scheduler)
     summary = summarize(model, seats, results)
     if args.plot:
         from ..documents.histogram import histogram_svg
