@@ -57,6 +57,14 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
                     leaves.append(child)
 
     flatten(turn)
+    if model.grouped:  # the solver's rolls are multisets of one kind of die
+        group = model.dice_groups[0]
+        raise NotSolvable("the solver cannot read dice that differ (groups of dice such as '{group}')",
+                          group.pos, group=group.id)
+    for step in turn.walk():
+        if step.kind == "write" and (step.by != "active" or step.optional):
+            raise NotSolvable("the solver cannot read a write that other players take or that may be passed "
+                              "(step '{step}')", step.pos, step=step.id)
     if model.counters:  # numbers that outlive a turn are not part of the solver's state
         counter = model.counters[0]
         raise NotSolvable("the solver cannot follow counters such as '{counter}', whose values outlive a turn",

@@ -17,7 +17,8 @@ from .dsl.compiler import Compiled, Compiler, Context, Scope
 from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
 from .limits import read_untrusted
-from .model import LANGUAGES, Bonus, Box, Column, Counter, Effect, Model, Option, Ranking, Section, Step, Target
+from .dice import canonical
+from .model import LANGUAGES, Bonus, Box, Column, Counter, DiceGroup, Effect, Model, Option, Ranking, Section, Step, Target
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -283,6 +284,7 @@ class _Builder:
         self.data, self.file, self.source, self.chosen = data, file, source, chosen
         self.errors: list[RulebookError] = []
         self.step_ids: dict[str, Pos] = {}
+        self.groups: tuple[DiceGroup, ...] = ()
 
     def fail(self, message: str, pos: Pos | None, hint: str | None = None) -> None:
         self.errors.append(ModelError(message, pos or self.data.pos, hint))
@@ -295,19 +297,27 @@ class _Builder:
         if d["players"]["min"] > d["players"]["max"]:
             self.fail("players.min is larger than players.max", d["players"].value_pos["min"])
         define = d.get("define", Node())
-        rolls = math.comb(d["dice"]["count"] + d["dice"]["faces"] - 1, d["dice"]["count"])
-        table = limits.table_bytes(d["dice"]["count"], d["dice"]["faces"])
+        groups = self._dice_groups()
+        self.n_dice = sum(g.count for g in groups) if groups else d["dice"]["count"]
+        self.faces = max(g.faces for g in groups) if groups else d["dice"]["faces"]
+        n_dice, faces = self.n_dice, self.faces
+        if groups:
+            rolls = math.prod(math.comb(g.count + g.faces - 1, g.count) for g in groups)
+        else:
+            rolls = math.comb(n_dice + faces - 1, n_dice)
+        table = limits.table_bytes(n_dice, faces)
         if rolls <= MAX_ROLLS and table > limits.limits().table_bytes:  # checked before any table is built
             raise ErrorList([ModelError(
                 "{count} dice with {faces} faces need tables of {size} MB for their rolls and keeps; the limit is {limit} MB",
-                d.value_pos["dice"], limits.hint_for("table_bytes"), count=d["dice"]["count"], faces=d["dice"]["faces"],
+                d.value_pos["dice"], limits.hint_for("table_bytes"), count=n_dice, faces=faces,
                 size=-(-table // 2**20), limit=limits.limits().table_bytes // 2**20)])
         if rolls > MAX_ROLLS:
-            raise ErrorList([ModelError(f"{d['dice']['count']} dice with {d['dice']['faces']} faces can show {rolls:,} "
+            raise ErrorList([ModelError(f"{n_dice} dice with {faces} faces can show {rolls:,} "
                                         f"different rolls; rulebook tabulates scores for every roll and allows at most "
                                         f"{MAX_ROLLS:,}", d.value_pos["dice"])])
-        scope = Scope(d["dice"]["count"], d["dice"]["faces"], {s.id: s.boxes for s in sections}, values,
+        scope = Scope(n_dice, faces, {s.id: s.boxes for s in sections}, values,
                       {name: self._as_text(define[name], define.value_pos[name]) for name in define})
+        scope.groups = {g.id: (g.count, g.faces) for g in groups}
         scope.option_choices = {o.id: list(o.choices) for o in options.values() if o.choices}
         counters = self._counters()
         scope.counters = {c.id: c.start for c in counters}
@@ -343,7 +353,7 @@ class _Builder:
         model = Model(
             id=str(d["id"]), name=self._text(d["name"]), tagline=self._opt_text(d, "tagline"),
             objective=self._opt_text(d, "objective"), min_players=d["players"]["min"],
-            max_players=d["players"]["max"], n_dice=d["dice"]["count"], faces=d["dice"]["faces"],
+            max_players=d["players"]["max"], n_dice=n_dice, faces=faces, dice_groups=groups,
             winner=self._winner(), options=options, option_values=values,
             sections=tuple(sections), boxes=boxes, bonuses=tuple(bonuses), flow=flow, end_if=end_if,
             path=self.file, source=self.source, hash=model_hash(self.source),
@@ -524,11 +534,27 @@ class _Builder:
         return values
 
     # sheet ---------------------------------------------------------------
+    def _dice_groups(self) -> tuple[DiceGroup, ...]:
+        """The groups of dice that differ (`dice: {groups: [...]}`); () for plain dice."""
+        dice = self.data["dice"]
+        if "groups" not in dice:
+            return ()
+        out, seen = [], set()
+        for g in dice["groups"]:
+            gid = str(g["id"])
+            if gid in seen:
+                self.fail(f"two groups of dice are called '{gid}'", g.value_pos["id"])
+            seen.add(gid)
+            out.append(DiceGroup(gid, self._text(g["name"]) if "name" in g else None, int(g["count"]),
+                                 int(g["faces"]), str(g["colour"]) if "colour" in g else None, g.pos))
+        self.groups = tuple(out)
+        return self.groups
+
     def _sections(self) -> list[Section]:
         out = []
         for s in self.data["sections"]:
             out.append(Section(str(s["id"]), self._text(s["name"]), tuple(str(b["id"]) for b in s["boxes"]),
-                               self._opt_text(s, "total"), bool(s.get("counts", True))))
+                               self._opt_text(s, "total"), bool(s.get("counts", True)), str(s.get("order", "free"))))
         return out
 
     def _check_names(self, sections: list[Section]) -> None:
@@ -570,13 +596,17 @@ class _Builder:
 
     def _boxes(self, sections) -> dict[str, Box]:
         out = {}
-        n, faces = self.data["dice"]["count"], self.data["dice"]["faces"]
+        n, faces = self.n_dice, self.faces
+        spec = tuple((g.count, g.faces) for g in self.groups) or ((n, faces),)
         for s in self.data["sections"]:
             for b in s["boxes"]:
                 score = self._compile(b["score"], "number", ALL_DEPS, f"the score of box '{b['id']}'",
                                       b.value_pos["score"])
                 example = tuple(b["example"]) if "example" in b else None
-                if example is not None and (len(example) != n or any(not 1 <= x <= faces for x in example)):
+                if example is not None and len(spec) > 1 and canonical(example, spec) is None:
+                    self.fail("an example needs one die of each group, group after group, each within its faces",
+                              b.value_pos["example"])
+                elif example is not None and (len(example) != n or any(not 1 <= x <= faces for x in example)):
                     self.fail(f"an example needs {n} dice with faces 1 to {faces}", b.value_pos["example"])
                 out[str(b["id"])] = Box(str(b["id"]), str(s["id"]), self._text(b["name"]),
                                         self._variant(b["rule"], []), score, example, b.pos,
@@ -646,7 +676,7 @@ class _Builder:
                 condition = None  # the chosen options make it always hold: a plain repeat
         for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
                             ("rule", ("write", "keep", "repeat")), ("locked", ("keep",)), ("while", ("repeat",)),
-                            ("optional", ("announce",))):
+                            ("optional", ("announce", "write")), ("by", ("write",))):
             if key in node and kind not in owners:
                 owner = " or ".join(owners)
                 self.fail(f"'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key])
@@ -665,7 +695,21 @@ class _Builder:
                     str(node["otherwise"]) if "otherwise" in node else None,
                     node.value_pos.get("times") if kind == "repeat" else None,
                     bool(node.get("locked", False)) and kind == "keep", condition,
-                    bool(node.get("optional", False)) and kind == "announce", effects)
+                    self._optional(node, kind), effects, str(node.get("by", "active")),
+                    self._pass_rule(node, kind))
+
+    def _optional(self, node: Node, kind: str) -> bool:
+        """announce or write: the player may also choose nothing (`optional: true`, or a condition)."""
+        value = node.get("optional", False)
+        return kind in ("announce", "write") and (value is True or (kind == "write" and isinstance(value, str)))
+
+    def _pass_rule(self, node: Node, kind: str) -> Compiled | None:
+        """A write's `optional: EXPR`: when the player may write nothing (the dice, the sheet, counters)."""
+        value = node.get("optional")
+        if kind != "write" or not isinstance(value, str):
+            return None
+        return self._compile(value, "bool", (ALL_DEPS | {"counter"}) - {"target"}, "an optional condition",
+                             node.value_pos["optional"])
 
     def _check_flow(self, flow: Step) -> None:
         kinds = [s.kind for s in flow.walk()]
@@ -674,6 +718,11 @@ class _Builder:
         if kinds.count("each_player") != 1:
             self.fail("the flow needs exactly one each_player step (whose turn it is)", flow.pos)
         self._check_order(flow, rolled=False, inside_player=False)
+        if len(self.groups) > 1:
+            for s in flow.walk():
+                if s.kind == "keep" or (s.kind == "roll" and s.dice == "unkept"):
+                    self.fail(f"step '{s.id}' keeps dice, but a game with groups of dice rolls them all every time "
+                              "(keeping dice of several groups is not supported yet)", s.pos)
 
     def _check_order(self, step: Step, rolled: bool, inside_player: bool) -> bool:
         """Dice must be rolled before they are kept or written; decisions need a player."""

@@ -83,12 +83,28 @@ class Column:
 
 
 @dataclass(frozen=True)
+class DiceGroup:
+    """Dice that differ: a group of dice with its own count, faces, name and colour (Qwixx's two
+    white and four coloured dice). A model with one plain `dice: {count, faces}` has one group,
+    `dice`. Expressions read a group's dice, ascending, as `dice.ID`; `dice` is every die, group
+    after group in this order."""
+
+    id: str
+    name: Text | None
+    count: int
+    faces: int
+    colour: str | None = None  # a CSS colour name or #rrggbb, for the readers that draw dice
+    pos: Pos | None = None
+
+
+@dataclass(frozen=True)
 class Section:
     id: str
     name: Text
     boxes: tuple[str, ...]
     total: Text | None = None  # the name of its total on the sheet ("Upper total"); None: "Total"
     counts: bool = True  # False: its boxes are read by bonuses but do not add to the grand total
+    order: str = "free"  # free, or row: crossed left to right with skips (a cross closes every box to its left)
 
 
 @dataclass(frozen=True)
@@ -164,6 +180,8 @@ class Step:
     condition: Compiled | None = None  # repeat: `while:`, another pass only while it holds
     optional: bool = False  # announce: the player may also announce nothing
     effects: tuple[Effect, ...] = ()  # write: counters changed after the write
+    by: str = "active"  # write: who takes it on the roll: active | others | all (see engine.acting)
+    may_pass: Compiled | None = None  # write with `optional: EXPR`: passing is allowed only while it holds
 
     def walk(self):
         """This step and every step below it, depth first."""
@@ -214,11 +232,24 @@ class Model:
     columns: tuple[Column, ...] = ()  # empty: a sheet without columns
     also_known_as: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang → other names of the game
     counters: tuple[Counter, ...] = ()  # numbers that outlive a turn (only those the model reads or changes)
+    dice_groups: tuple[DiceGroup, ...] = ()  # empty: one group of n_dice dice with `faces` faces
+
+    @property
+    def groups(self) -> tuple[tuple[int, int], ...]:
+        """(count, faces) of each group of dice, in order: what `dice.group_rolls` and friends take."""
+        if not self.dice_groups:
+            return ((self.n_dice, self.faces),)
+        return tuple((g.count, g.faces) for g in self.dice_groups)
+
+    @property
+    def grouped(self) -> bool:
+        """The dice differ: more than one group."""
+        return len(self.dice_groups) > 1
 
     @property
     def simple_sheet(self) -> bool:
         """Every box takes one entry and there are no columns: cells, targets and boxes are the same."""
-        return len(self.cells) == len(self.boxes)
+        return len(self.cells) == len(self.boxes) and all(s.order == "free" for s in self.sections)
 
     def step(self, step_id: str) -> Step:
         return next(s for s in self.flow.walk() if s.id == step_id)

@@ -142,6 +142,8 @@ class PlannerBot:
         step = state.step()
         if step.kind == "announce":
             return self._announce(state)
+        if step.kind == "write" and beyond_plans(state.model):
+            return self.choose_write_now(state)
         rules = TurnRules.of(state.model)
         if rules.ruled:
             return self._choose_by_rules(state, rules)
@@ -159,6 +161,10 @@ class PlannerBot:
             return Stop()
         return Keep(best)
 
+
+    def choose_write_now(self, state: GameState) -> Action:
+        """A write the turn planner cannot plan (see `beyond_plans`): this roll's best points."""
+        return best_write_now(state)
 
     # turns with rules: keep rules, announcements, rolls while a condition holds --------------
     def _best_now(self, state: GameState) -> dict[int, np.ndarray]:
@@ -341,6 +347,28 @@ def max_rerolls(model) -> int:
         inner = sum(rolls(c) for c in step.steps)
         return (1 if step.kind == "roll" else 0) + (step.times * inner if step.kind == "repeat" else inner)
     return max(0, rolls(turn) - 1)
+
+
+def beyond_plans(model) -> bool:
+    """Whether the turn planner cannot read the model's turns: dice that differ (its tables are of
+    one kind of die), or writes that other players take or that may be passed (the sheet written is
+    not the active player's, or not written at all). Writes are then chosen on this roll's points."""
+    cached = model.__dict__.get("_beyond_plans")
+    if cached is None:
+        cached = model.__dict__["_beyond_plans"] = model.grouped or any(
+            s.kind == "write" and (s.by != "active" or s.optional) for s in model.flow.walk())
+    return cached
+
+
+def best_write_now(state: GameState) -> Action:
+    """The write worth the most points (and bonus) now, the first on the sheet on a tie; passing,
+    where it is allowed, when no box gives more than 0."""
+    legal = state.legal_actions()
+    choices = state.write_choices()
+    best = max(choices, key=lambda c: c.points + c.bonus, default=None)  # max keeps the first of equals
+    if any(type(a) is Stop for a in legal) and (best is None or best.points + best.bonus <= 0):
+        return Stop()
+    return Write(best.box)
 
 
 def _reads_roll_number(model) -> bool:

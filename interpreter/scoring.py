@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .dice import index_of, multisets
+from .dice import canonical, group_index, group_rolls
 from .dsl.compiler import CellView, Context, SheetView
 from .errors import UsageError
 from .model import Model, Step
@@ -73,8 +73,8 @@ class Scorer:
 
     def __init__(self, model: Model):
         self.model = model
-        self._index = index_of(model.n_dice, model.faces)
-        rolls = multisets(model.n_dice, model.faces)
+        self._index = group_index(model.groups)
+        rolls = group_rolls(model.groups)
         self._counts = [tuple(r.count(f) for f in range(1, model.faces + 1)) for r in rolls]
         self._write_bonuses = [b for b in model.bonuses if b.when == "write"]
         self._end_bonuses = [b for b in model.bonuses if b.when == "end"]
@@ -102,6 +102,8 @@ class Scorer:
         # what each write target counts as: its column's multiplier (1 without columns)
         self.multiplier = {t.id: self.columns[t.column].multiplier if t.column else 1 for t in model.targets.values()}
         self._column_targets = {c: [t for t in model.targets.values() if t.column == c] for c in self.columns}
+        # sections crossed as a row (left to right with skips): box -> the boxes after it in its section
+        self._row = {b: s.boxes[i + 1:] for s in model.sections if s.order == "row" for i, b in enumerate(s.boxes)}
 
     def is_open(self, target: str, sheet: Sheet) -> bool:
         """Whether a write target has a cell left (cells fill in order, so: its last one is empty)."""
@@ -127,15 +129,27 @@ class Scorer:
         down: it is the column's first open box from the top; up: from the bottom; announced: it
         is the target announced this turn)."""
         t = self.targets[target]
+        if t.box in self._row and not self._row_allows(t, sheet):
+            return False
         column = self.columns.get(t.column) if t.column else None
         if column is None or column.order == "free":
             return True
+        if column.order == "row":  # after the last target written in the column
+            later = self._column_targets[column.id]
+            return not any(c.cells[0] in sheet for c in later[later.index(t) + 1:])
         if column.order == "announced":
             return target == announced
         open_ = [c for c in self._column_targets[column.id] if c.cells[-1] not in sheet]
         if not open_:
             return False
         return (open_[0] if column.order == "down" else open_[-1]).id == target
+
+    def _row_allows(self, t, sheet: Sheet) -> bool:
+        """A section crossed as a row (left to right with skips): no later box of it is written (in
+        the target's column, on a sheet with columns)."""
+        later = self._row[t.box]
+        cells = self._cells[t.column]
+        return not any(cells[b][0] in sheet for b in later)
 
     @classmethod
     def for_model(cls, model: Model) -> "Scorer":
@@ -148,7 +162,7 @@ class Scorer:
     def context(self, dice, sheet: Sheet, target: str | None = None, roll_number: int = 1) -> Context:
         index = self._index.get(dice) if type(dice) is tuple else None
         if index is None:
-            dice = tuple(sorted(dice))
+            dice = tuple(sorted(dice)) if not self.model.grouped else (canonical(dice, self.model.groups) or tuple(dice))
             try:
                 index = self._index[dice]
             except KeyError:

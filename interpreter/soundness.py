@@ -20,7 +20,7 @@ from functools import lru_cache
 from math import prod
 from pathlib import Path
 
-from .dice import multisets
+from .dice import group_rolls
 from .errors import Message, ModelError, RulebookError
 from .limits import limits
 from .model import Model, Step
@@ -96,6 +96,8 @@ def writes_per_player(model: Model) -> int | None:
     for step in turn.walk():
         if step.kind != "write":
             continue
+        if step.optional or step.by != "active":  # a player may pass, or writes on others' rolls
+            return None
         loops = [s for s in turn.ancestors(step) if s.kind == "repeat"]
         if any(k.kind == "keep" and k.can_stop for loop in loops for k in loop.walk()):
             return None
@@ -123,11 +125,12 @@ def _check_counts(model: Model) -> list[RulebookError]:
 
 def _check_writes(model: Model) -> list[RulebookError]:
     from .scoring import Scorer
-    steps = [s for s in model.flow.walk() if s.kind == "write" and s.allowed is not None and s.otherwise is None]
+    steps = [s for s in model.flow.walk() if s.kind == "write" and s.allowed is not None and s.otherwise is None
+             and not s.optional]  # a step the player may pass needs no box for every roll
     if not steps:
         return []
     scorer = Scorer(model)
-    rolls = multisets(model.n_dice, model.faces)
+    rolls = group_rolls(model.groups)
     best = {}  # each target's best score, to fill the sheet with
     for t in model.targets.values():
         box = model.boxes[t.box]

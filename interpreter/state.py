@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from itertools import accumulate, filterfalse
 from typing import Any, Callable
 
+from .acting import actors, at_once
 from .actions import Action, Announce, Keep, Roll, Stop, Write
-from .dice import outcomes, sub_multisets
+from .dice import canonical, group_outcomes, group_total, outcomes, sub_multisets
 from .errors import IllegalActionError, Message, ModelError, SaveFileError, as_message, did_you_mean
 from .model import Model, Step
 from .scoring import Choice, Option, Scorer
@@ -286,8 +287,10 @@ class _Tables:
         entry = self._chance.get(m)
         if entry is None:
             faces = self.model.faces
-            total = faces ** m
-            outs = outcomes(m, faces)
+            if self.model.grouped and m == self.model.n_dice:  # dice that differ: every group rolled
+                total, outs = group_total(self.model.groups), group_outcomes(self.model.groups)
+            else:
+                total, outs = faces ** m, outcomes(m, faces)
             rolls = [Roll(f) for f, _ in outs]
             # cumulative weights as floats (whole numbers, exact below 2**53): bisected at a float, compared fast
             entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], [float(c) for c in accumulate(w for _, w in outs)],
@@ -325,6 +328,11 @@ class GameState:
                                                      for _ in players]
         self.game_counters: dict[str, int] = {c.id: c.start for c in model.counters if c.per == "game"}
         self.player = 0
+        # at a write step taken by several players (`by: others|all`) or one the player may pass:
+        # the player asked now (None: the active player), those still to ask, the writes made
+        self.acting: int | None = None
+        self._queue: list[int] = []
+        self._written: list[tuple[int, str]] = []
         self.dice: tuple[int, ...] = ()
         self.kept: tuple[int, ...] = ()
         self.held: tuple[int, ...] = ()  # dice set aside this turn that stay aside (a keep step with `locked`)
@@ -353,6 +361,8 @@ class GameState:
         other.counter_values = [dict(c) for c in self.counter_values]
         other.game_counters = dict(self.game_counters)
         other._counters = list(self._counters)
+        other._queue = list(self._queue)
+        other._written = list(self._written)
         return other
 
     # the OpenSpiel interface ----------------------------------------------
@@ -365,7 +375,16 @@ class GameState:
         op = self._op
         if op is None:
             return TERMINAL
-        return CHANCE if op.kind is _ROLL else self.player
+        if op.kind is _ROLL:
+            return CHANCE
+        acting = self.acting
+        return self.player if acting is None else acting
+
+    @property
+    def actor(self) -> int:
+        """The player who decides now: the active player, or the one asked at a step several take."""
+        acting = self.acting
+        return self.player if acting is None else acting
 
     def is_terminal(self) -> bool:
         return self._op is None
@@ -413,8 +432,12 @@ class GameState:
         if kind is _WRITE:
             writes, plan = self._writes, self._plan
             if plan is not None:  # the plan's boxes that are open
-                return list(map(writes.__getitem__, filterfalse(self.sheets[self.player].__contains__, plan)))
-            return list(map(writes.__getitem__, self._write_options()))
+                out = list(map(writes.__getitem__, filterfalse(self.sheets[self.actor].__contains__, plan)))
+            else:
+                out = list(map(writes.__getitem__, self._write_options()))
+            if op.step.optional and self._may_pass(op):
+                out.insert(0, Stop())
+            return out
         return [a for a, _ in self.chance_outcomes()]
 
     def write_choices(self) -> list[Choice]:
@@ -480,6 +503,10 @@ class GameState:
                     self._run(op.after)
         elif kind is _ANNOUNCE:
             self._apply_announce(op, action)
+        elif type(action) is Stop and op.step.optional:
+            if not self._may_pass(op):
+                raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
+            self._next_actor(op)
         else:
             self._apply_write(op, action)
 
@@ -513,11 +540,20 @@ class GameState:
     def _check_roll(self, m: int, action: Action) -> tuple[int, ...]:
         """The sorted faces of a roll of m dice; or why it is wrong."""
         try:
-            faces = tuple(sorted(action.faces)) if isinstance(action, Roll) else None
+            if not isinstance(action, Roll):
+                faces = None
+            elif self.model.grouped and m == self.model.n_dice:  # each group's faces sorted, group after group
+                faces = canonical(action.faces, self.model.groups)
+            else:
+                faces = tuple(sorted(action.faces))
         except TypeError:
             faces = None
         if faces in self._t.valid[m]:
             return faces
+        if self.model.grouped:
+            raise IllegalActionError("a roll of the dice {groups}, group after group, is due, not '{action}'",
+                                     groups=", ".join(f"{g.count}×{g.id} (1 to {g.faces})" for g in self.model.dice_groups),
+                                     action=action)
         raise IllegalActionError("a roll of {count} dice with faces 1 to {faces} is due, not '{action}'",
                                  count=m, faces=self.model.faces, action=action)
 
@@ -555,7 +591,7 @@ class GameState:
             box = action.box
         except AttributeError:
             box = None
-        player = self.player
+        player = self.actor
         sheet = self.sheets[player]
         plan = self._plan
         if plan is not None:
@@ -577,6 +613,10 @@ class GameState:
         self.last_cell = cell
         if len(sheet) == self._n_boxes:
             self._full = self._all_filled()
+        if op.step.optional or op.step.by != "active":  # effects and the end check after the last player
+            self._written.append((player, box))
+            self._next_actor(op)
+            return
         if op.step.effects:
             self._apply_effects(op.step, box)
         end_if = self.model.end_if
@@ -586,10 +626,10 @@ class GameState:
         else:
             self._run(op.after)
 
-    def _apply_effects(self, step: Step, box: str) -> None:
+    def _apply_effects(self, step: Step, box: str, writer: int | None = None) -> None:
         """A write's effects, in order: counters of the writer, of every other player or of all
         (a game counter has one value), each kept within its bounds."""
-        me, n = self.player, len(self.players)
+        me, n = self.player if writer is None else writer, len(self.players)
         sheet = self.sheets[me]
         for effect in step.effects:
             counter = self._t.counter[effect.counter]
@@ -607,6 +647,60 @@ class GameState:
                 amount = effect.amount(ctx)
                 store[counter.id] = counter.bounded(amount if effect.op == "set" else store[counter.id] + amount)
 
+    # a step several players take, or one a player may pass (see acting.py) -----------------
+    def _may_pass(self, op: Leaf) -> bool:
+        """Whether the player asked may write nothing at this optional write step."""
+        rule = op.step.may_pass
+        if rule is None:
+            return True
+        ctx = self.scorer.context(self.dice, self.sheets[self.actor], None, self.roll_number)
+        ctx.counters = self.counters_of(self.actor)
+        return bool(rule(ctx))
+
+    def _ask_next(self, op: Leaf) -> bool:
+        """Ask the next player of the step who has a choice to make; False when none is left. A
+        player whom no box may take the dice passes at an optional step without being asked."""
+        by = op.step.by
+        while self._queue:
+            p = self._queue.pop(0)
+            self.acting = None if by == "active" else p
+            self._options = None
+            self._plan = None
+            if self._write_options():
+                return True
+            if op.step.optional and self._may_pass(op):
+                continue  # nothing to write: a pass, with no choice to make
+            self._no_box(op)  # scratch, or the model's error
+            return True
+        self.acting = None
+        return False
+
+    def _next_actor(self, op: Leaf) -> None:
+        """After a write or a pass at such a step: the next player, or the step is done."""
+        if self._ask_next(op):
+            return
+        done = self._finish_shared(op)
+        if done is not None:
+            self._run(done)
+
+    def _finish_shared(self, op: Leaf) -> int | None:
+        """Every player of the step has acted: their writes' effects, then the end check (the first
+        writer, in the step's order, whose sheet meets `end_if` ended the game). The instruction to
+        go on from (None: the game is over and the state is placed already)."""
+        written, self._written = self._written, []
+        step = op.step
+        if step.effects:
+            for p, box in written:
+                self._apply_effects(step, box, p)
+        end_if = self.model.end_if
+        if end_if is not None:
+            for p, box in written:
+                if end_if(self.scorer.context(self.dice, self.sheets[p], box, self.roll_number)):
+                    self.ended_by = p
+                    self._run(self._t.end)
+                    return None
+        return op.after
+
     def _check_write(self, step: Step, action: Action) -> str:
         """The box of a write given as a Write subclass; or why the write is not allowed."""
         if not isinstance(action, Write):
@@ -616,7 +710,7 @@ class GameState:
             return box
         if box not in self.model.targets:
             raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(box, self.model.targets), box=box)
-        if not self.scorer.is_open(box, self.sheets[self.player]):
+        if not self.scorer.is_open(box, self.sheets[self.actor]):
             raise IllegalActionError("the box '{box}' is already filled", box=box)
         if self.announced is not None and box != self.announced:
             raise IllegalActionError("you announced '{announced}' this turn: the dice go there", announced=self.announced)
@@ -629,7 +723,7 @@ class GameState:
     def _write_options(self) -> dict[str, Option]:
         options = self._options
         if options is None:
-            options = self._options = self.scorer.write_map(self.dice, self.sheets[self.player],
+            options = self._options = self.scorer.write_map(self.dice, self.sheets[self.actor],
                                                             self.roll_number, self._op.step, self.announced)
         return options
 
@@ -638,7 +732,7 @@ class GameState:
         any open box), or the model is unsound here and this is an error with the rule's position
         (`rulebook check` refuses such models; the engine never skips a write silently)."""
         step = op.step
-        sheet = self.sheets[self.player]
+        sheet = self.sheets[self.actor]
         scorer = self.scorer
         if step.otherwise == "scratch":
             self._plan = None
@@ -651,7 +745,7 @@ class GameState:
         dice = " ".join(map(str, self.dice))
         if len(sheet) == len(self.model.cells):
             raise ModelError("step '{step}' asks {player} to write, but their sheet is full", step.pos,
-                             step=step.id, player=self.players[self.player])
+                             step=step.id, player=self.players[self.actor])
         raise ModelError("no box may take the roll {dice} at step '{step}'", where,
                          "allow a box for every roll, or say what happens then with 'otherwise: scratch'",
                          dice=dice, step=step.id)
@@ -659,7 +753,7 @@ class GameState:
     def _can_write(self, op: Leaf) -> bool:
         """On arriving at a write step: whether any box may take the dice (else the step is skipped)."""
         self._options = None
-        sheet = self.sheets[self.player]
+        sheet = self.sheets[self.actor]
         if not self._simple or self._t.announces:
             self._plan = None
             return bool(self._write_options())
@@ -735,8 +829,18 @@ class GameState:
                     pc += 1
             elif cls is Leaf:
                 self._op = op
+                if op.kind is _WRITE and (op.step.optional or op.step.by != "active"):
+                    self._queue = list(actors(op.step.by, self.player, self._n_players))
+                    self._written = []
+                    if self._ask_next(op):
+                        return
+                    done = self._finish_shared(op)
+                    if done is None:
+                        return
+                    pc = done
+                    continue
                 if op.kind is _WRITE:  # some box must be able to take the dice
-                    sheet = self.sheets[self.player]
+                    sheet = self.sheets[self.actor]
                     self._options = None
                     entry = op.plans.get(self.dice) if op.plans is not None else None
                     if entry is not None and entry[0]:  # a static plan
@@ -877,6 +981,8 @@ class GameState:
             **({"counters": [dict(c) for c in self.counter_values], "game_counters": dict(self.game_counters)}
                if self.model.counters else {}),
             "ended_by": self.ended_by,
+            **({"acting": self.acting, "waiting": list(self._queue), "written": [list(w) for w in self._written]}
+               if self.acting is not None or self._queue or self._written else {}),
             "stack": [[f.step.id, f.index, f.iteration] for f in self.stack],
         }
 
@@ -905,6 +1011,10 @@ class GameState:
             if model.counters:
                 state.counter_values = [{str(k): _int(v) for k, v in c.items()} for c in data["counters"]]
                 state.game_counters = {str(k): _int(v) for k, v in data["game_counters"].items()}
+            acting = data.get("acting")
+            state.acting = None if acting is None else _int(acting)
+            state._queue = [_int(p) for p in data.get("waiting", ())]
+            state._written = [(_int(p), str(b)) for p, b in data.get("written", ())]
             steps = {s.id: s for s in model.flow.walk()}
             frames = [Frame(steps[sid], _int(i), _int(it)) for sid, i, it in data["stack"]]
         except IllegalActionError as exc:
@@ -933,7 +1043,7 @@ class GameState:
                     or any(c.bounded(v[k]) != v[k] for v in state.counter_values for k, c in mine.items()) \
                     or any(c.bounded(state.game_counters[k]) != state.game_counters[k] for k, c in shared.items()):
                 raise bad("the saved counters do not fit the model's counters")
-        for who in (state.player, state.ended_by):
+        for who in (state.player, state.ended_by, state.acting, *state._queue, *(p for p, _ in state._written)):
             if who is not None and not 0 <= who < n:
                 raise bad("there is no player number {number}", number=who)
         if state.announced is not None and state.announced not in model.targets:
@@ -946,7 +1056,10 @@ class GameState:
                           count=model.n_dice, faces=model.faces)
         if state.dice and len(state.dice) != model.n_dice:
             raise bad("the dice {dice} are not {count} dice", dice=list(state.dice), count=model.n_dice)
-        if any(d != tuple(sorted(d)) for d in (state.dice, state.kept, state.held)):
+        if model.grouped:
+            if state.kept or state.held or (state.dice and canonical(state.dice, model.groups) != state.dice):
+                raise bad("the dice are not in order")
+        elif any(d != tuple(sorted(d)) for d in (state.dice, state.kept, state.held)):
             raise bad("the dice are not in order")
         state._place(frames, bad)
         return state

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..dice import multisets
+from ..dice import group_rolls, group_slices, multisets
 from ..errors import DslError, Message, did_you_mean
 from ..limits import hint_for, limits
 from ..yamlsource import Text
@@ -162,8 +162,11 @@ class Compiler:
     def __init__(self, scope: Scope):
         self.scope = scope
         self.box_section = scope.boxes
+        groups = getattr(scope, "groups", None) or {}  # dice that differ: group id → (count, faces)
+        spec = tuple(groups.values()) if len(groups) > 1 else ((scope.n_dice, scope.faces),)
+        self._group_slices = dict(zip(groups, group_slices(spec))) if len(groups) > 1 else {}
         self._rolls = [(m, i, tuple(m.count(f) for f in range(1, scope.faces + 1)))
-                       for i, m in enumerate(multisets(scope.n_dice, scope.faces))]
+                       for i, m in enumerate(group_rolls(spec))]
         self._defs: dict[str, tuple[Expr, Fn]] = {}
         self._failed: dict[str, DslError] = {}
         self._defining: list[str] = []
@@ -340,6 +343,8 @@ class Compiler:
         base = node.args[0]
         if base.op == "name" and base.value == "counter":
             return self._counter(node)
+        if base.op == "name" and base.value == "dice":
+            return self._dice_group(node)
         if base.op != "name" or base.value != "option":
             self._compile(base)
             raise self._error(node, "only options and counters have fields (option.NAME, counter.NAME)")
@@ -350,6 +355,20 @@ class Compiler:
         node.type = "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else "string"
         node.args, node.op, node.value = [], "option", (name, value)
         return lambda ctx: value
+
+    def _dice_group(self, node: Expr) -> Fn:
+        """`dice.GROUP`: the dice of one group of dice that differ, ascending."""
+        name = node.value
+        groups = self._group_slices
+        if name not in groups:
+            if not groups:
+                raise self._error(node, Message("the dice of this game are all alike: there is no group of dice '{group}'",
+                                                {"group": name}))
+            raise self._error(node, Message("unknown group of dice '{group}'", {"group": name}), did_you_mean(name, groups))
+        where = groups[name]
+        node.type, node.deps = "list", frozenset({"dice"})
+        node.args, node.op, node.value = [], "dice_group", name
+        return lambda ctx: ctx.dice[where]
 
     def _counter(self, node: Expr) -> Fn:
         """`counter.NAME`: a counter's value now (the player's own, for a per-player counter)."""
