@@ -464,10 +464,12 @@ def test_leak_check_catches_seed_002(monkeypatch):
 
 
 def test_catalogs_translate_every_page_text():
-    """Each message of the templates and pages.py has a German and a Dutch translation with the same placeholders."""
+    """Each message of the templates and of the pages' Python (words.py, gamepage.py) has a German and a Dutch
+    translation with the same placeholders."""
     from babel.messages.extract import extract_from_dir
     root = Path(pages.__file__).resolve().parents[2]
-    method_map = [("tools/documents/pages.py", "python"), ("tools/documents/templates/**.j2", "jinja2")]
+    method_map = [("tools/documents/words.py", "python"), ("tools/documents/gamepage.py", "python"),
+                  ("tools/documents/templates/**.j2", "jinja2")]
     options = {"tools/documents/templates/**.j2": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
     found = {m[2] if isinstance(m[2], str) else m[2][0]
              for m in extract_from_dir(root, method_map, options, keywords={"_": None, "n_": (1, 2)})}

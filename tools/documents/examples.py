@@ -125,7 +125,7 @@ def _cached(kind: str, model: Model, make):
 
 
 def _last_roll(model: Model) -> int:
-    from .pages import rolls_per_turn
+    from .gamefacts import rolls_per_turn
     return rolls_per_turn(model)
 
 
