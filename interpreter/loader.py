@@ -336,7 +336,7 @@ class _Builder:
                               ALL_DEPS | {"counter"}, f"definition '{name}'", d["define"].value_pos[name])
             if c:
                 definitions[name] = c
-        end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
+        end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn", "counter"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
         if end_if is not None and not end_if.deps and end_if(Context()) is False:
             end_if = None  # the chosen options rule an early end out: the game runs its full course
         columns = self._columns()
@@ -361,7 +361,7 @@ class _Builder:
             cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking, columns=columns,
             also_known_as={lang: tuple(str(n) for n in (d.get("also_known_as") or {}).get(lang, ()))
                            for lang in LANGUAGES},
-            counters=self._used_counters(counters, flow, bonuses, ranking),
+            counters=self._used_counters(counters, flow, bonuses, ranking, [b.score for b in boxes.values()] + [end_if]),
         )
         from .soundness import check_soundness  # it scores rolls, so it needs the built model
         problems = check_soundness(model)
@@ -412,11 +412,12 @@ class _Builder:
                                   self._variant(e["rule"], []) if "rule" in e else None))
         return tuple(out)
 
-    def _used_counters(self, counters, flow: Step, bonuses, ranking) -> tuple[Counter, ...]:
+    def _used_counters(self, counters, flow: Step, bonuses, ranking, more=()) -> tuple[Counter, ...]:
         """The counters the model reads or changes (for the chosen options); the others are left out,
         so a variant that does not use them is exactly the model without them."""
         used = {e.counter for s in flow.walk() for e in s.effects}
-        compiled = [s.condition for s in flow.walk()] + [b.points for b in bonuses]
+        compiled = [s.condition for s in flow.walk()] + [s.allowed for s in flow.walk()] + [b.points for b in bonuses]
+        compiled += list(more)
         compiled += [c for s in flow.walk() for e in s.effects for c in (e.amount, e.when)]
         if ranking is not None:
             compiled += [ranking.score] + [c for _, c in ranking.tie_breaks]
@@ -600,7 +601,7 @@ class _Builder:
         spec = tuple((g.count, g.faces) for g in self.groups) or ((n, faces),)
         for s in self.data["sections"]:
             for b in s["boxes"]:
-                score = self._compile(b["score"], "number", ALL_DEPS, f"the score of box '{b['id']}'",
+                score = self._compile(b["score"], "number", ALL_DEPS | {"counter"}, f"the score of box '{b['id']}'",
                                       b.value_pos["score"])
                 example = tuple(b["example"]) if "example" in b else None
                 if example is not None and len(spec) > 1 and canonical(example, spec) is None:
@@ -629,7 +630,7 @@ class _Builder:
                 skip = present is not None and not present(Context())
             else:
                 skip = False
-            allowed = {"sheet", "counter"} if b["when"] == "end" else ALL_DEPS
+            allowed = {"sheet", "counter"} if b["when"] == "end" else ALL_DEPS | {"counter"}
             points = self._compile(b["points"], "number", allowed, f"the points of bonus '{bid}'", b.value_pos["points"])
             progress = None
             if "progress" in b:
@@ -666,7 +667,7 @@ class _Builder:
             self.fail(f"a {kind} step cannot contain steps", node.key_pos["steps"])
         allowed = condition = None
         if kind == "write" and "allowed" in node:
-            allowed = self._compile(node["allowed"], "bool", ALL_DEPS, "a write rule", node.value_pos["allowed"])
+            allowed = self._compile(node["allowed"], "bool", ALL_DEPS | {"counter"}, "a write rule", node.value_pos["allowed"])
         if kind == "keep" and "allowed" in node:  # cached per (roll, dice set aside): it reads nothing else
             allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, "a keep rule", node.value_pos["allowed"])
         if kind == "repeat" and "while" in node:

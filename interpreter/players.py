@@ -246,10 +246,11 @@ class PlannerBot:
         numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
         out = {}
         index = {t: i for i, t in enumerate(targets)}
+        counters = state.counters_of(state.player)  # what a score or write rule reading a counter sees
         for rn in numbers:
             table = np.full((len(targets), len(tt.rolls)), -np.inf)
             for k, dice in enumerate(tt.rolls):
-                for t, (c, _) in scorer.options_for(dice, sheet, rn, step, targets).items():
+                for t, (c, _) in scorer.options_for(dice, sheet, rn, step, targets, counters).items():
                     table[index[t], k] = c.points + c.bonus
             out[rn] = table
         return out
@@ -387,9 +388,10 @@ def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[l
     open_boxes = [announced] if announced is not None else [t for t in model.targets if scorer.is_open(t, sheet)]
     row = {b: i for i, b in enumerate(open_boxes)}
     writable = scorer.writable(sheet, announced)  # the same for every roll
+    counters = state.counters_of(state.player)  # what a score or write rule reading a counter sees
     rn = roll_number or max_rerolls(model) + 1
     table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
     for r, dice in enumerate(tt.rolls):
-        for c, _ in scorer.options_for(dice, sheet, rn, step, writable).values():
+        for c, _ in scorer.options_for(dice, sheet, rn, step, writable, counters).values():
             table[row[c.box], r] = c.points + c.bonus
     return open_boxes, table

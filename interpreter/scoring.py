@@ -59,6 +59,20 @@ class _Watched(SheetView):
         return self.inner.entries(box)
 
 
+class _WatchedCounters:
+    """Counters as a plan's probe sees them: reading one marks the plan entry as evaluated live
+    (a box score, write rule or write bonus that reads a counter is never tabulated)."""
+
+    __slots__ = ("watched", "start")
+
+    def __init__(self, watched: _Watched, start: Mapping[str, int]):
+        self.watched, self.start = watched, start
+
+    def __getitem__(self, name):
+        self.watched.looked = True
+        return self.start[name]
+
+
 _DYNAMIC = None  # a plan entry whose value depends on the sheet: evaluated every time
 
 
@@ -85,6 +99,9 @@ class Scorer:
         exprs = [b.score for b in model.boxes.values()] + [b.points for b in self._write_bonuses]
         exprs += [s.allowed for s in model.flow.walk() if s.kind == "write" and s.allowed is not None]
         self._turn_matters = any("turn" in e.deps for e in exprs)
+        # a box score, write rule or write bonus reads a counter: those entries are evaluated live
+        self._counter_matters = any("counter" in e.deps for e in exprs)
+        self._counter_start = {c.id: c.start for c in model.counters}
         self.simple = model.simple_sheet  # cells are boxes: the sheet is box -> points
         self.targets = model.targets
         # per column (None: no columns): box -> its cells there, as expressions see them
@@ -159,7 +176,8 @@ class Scorer:
             scorer = model.__dict__["_scorer"] = cls(model)
         return scorer
 
-    def context(self, dice, sheet: Sheet, target: str | None = None, roll_number: int = 1) -> Context:
+    def context(self, dice, sheet: Sheet, target: str | None = None, roll_number: int = 1,
+                counters: Mapping[str, int] | None = None) -> Context:
         index = self._index.get(dice) if type(dice) is tuple else None
         if index is None:
             dice = tuple(sorted(dice)) if not self.model.grouped else (canonical(dice, self.model.groups) or tuple(dice))
@@ -172,27 +190,28 @@ class Scorer:
                 raise UsageError("this game needs {count} dice with faces 1 to {faces}, not {dice}",
                                  count=self.model.n_dice, faces=self.model.faces, dice=" ".join(map(str, dice))) from None
         if self.simple:
-            return Context(dice, index, self._counts[index], sheet, target, roll_number)
+            return Context(dice, index, self._counts[index], sheet, target, roll_number, counters=counters)
         t = self.targets.get(target) if target is not None else None
         return Context(dice, index, self._counts[index], self.view(sheet, t.column if t else None),
-                       t.box if t else target, roll_number)
+                       t.box if t else target, roll_number, counters=counters)
 
-    def choices(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None) -> list[Choice]:
+    def choices(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None,
+                counters: Mapping[str, int] | None = None) -> list[Choice]:
         """Every box the dice may be written into now, with what it would score."""
-        return [c for c, _ in self.write_map(dice, sheet, roll_number, step).values()]
+        return [c for c, _ in self.write_map(dice, sheet, roll_number, step, counters=counters).values()]
 
     def write_map(self, dice, sheet: Sheet, roll_number: int = 1, step: Step | None = None,
-                  announced: str | None = None) -> dict[str, Option]:
+                  announced: str | None = None, counters: Mapping[str, int] | None = None) -> dict[str, Option]:
         """Box → option, for every box the dice may be written into now, in sheet order. With a
         target `announced` this turn, only that target (if the rules let it take the dice)."""
         static, plan = self.write_plan(dice, sheet, roll_number, step)
         if announced is not None:
-            found = self.write_map(dice, sheet, roll_number, step) if not self.columns else \
+            found = self.write_map(dice, sheet, roll_number, step, counters=counters) if not self.columns else \
                 self._cell_write_map(dice, sheet, roll_number, step, {announced: plan[announced]} if announced in plan else {},
-                                     announced)
+                                     announced, counters)
             return {announced: found[announced]} if announced in found else {}
         if not self.simple:
-            return self._cell_write_map(dice, sheet, roll_number, step, plan)
+            return self._cell_write_map(dice, sheet, roll_number, step, plan, None, counters)
         if static:  # nothing on this roll depends on the sheet
             return {box_id: option for box_id, option in plan.items() if box_id not in sheet}
         step = step or self._write_step
@@ -203,7 +222,7 @@ class Scorer:
                 continue
             if option is _DYNAMIC:
                 if ctx is None:
-                    ctx = self.context(dice, sheet, None, roll_number)
+                    ctx = self.context(dice, sheet, None, roll_number, counters)
                 ctx.target = box_id
                 option = self._option(ctx, box_id, step)
                 if option is None:
@@ -221,7 +240,7 @@ class Scorer:
         return [t for t in self.targets if self.is_open(t, sheet) and (self.simple or self.order_allows(t, sheet))]
 
     def options_for(self, dice, sheet: Sheet, roll_number: int, step: Step | None,
-                    targets: list[str]) -> dict[str, Option]:
+                    targets: list[str], counters: Mapping[str, int] | None = None) -> dict[str, Option]:
         """For each of `targets`: what the dice give there, by the write rule (targets it refuses are
         left out); whether the target is open or its turn has come is the caller's (`writable`).
         One plan lookup per roll, so a bot's table for every roll is cheap."""
@@ -231,12 +250,12 @@ class Scorer:
         for t in targets:
             option = plan.get(t)
             if option is _DYNAMIC:
-                option = self._option(self.context(dice, sheet, t, roll_number), t, step)
+                option = self._option(self.context(dice, sheet, t, roll_number, counters), t, step)
             if option is not None:
                 out[t] = option
         return out
 
-    def _cell_write_map(self, dice, sheet, roll_number, step, plan, announced=None) -> dict[str, Option]:
+    def _cell_write_map(self, dice, sheet, roll_number, step, plan, announced=None, counters=None) -> dict[str, Option]:
         """`write_map` on a sheet of cells: targets with a cell left, each seen in its own column."""
         step = step or self._write_step
         out = {}
@@ -244,7 +263,7 @@ class Scorer:
             if not self.is_open(target, sheet) or not self.order_allows(target, sheet, announced):
                 continue
             if option is _DYNAMIC:
-                option = self._option(self.context(dice, sheet, target, roll_number), target, step)
+                option = self._option(self.context(dice, sheet, target, roll_number, counters), target, step)
                 if option is None:
                     continue
             out[target] = option
@@ -289,7 +308,8 @@ class Scorer:
         for box_id in self.targets:
             t = self.targets[box_id]
             watched = _Watched(self.view(sheet, t.column))
-            probe = Context(ctx.dice, ctx.index, ctx.counts, watched, t.box, ctx.roll_number)
+            probe = Context(ctx.dice, ctx.index, ctx.counts, watched, t.box, ctx.roll_number,
+                            counters=_WatchedCounters(watched, self._counter_start) if self._counter_matters else None)
             try:
                 option = self._option(probe, box_id, step)
             except Exception:  # noqa: BLE001 - evaluated again (and raised) when the box is asked for
@@ -300,9 +320,10 @@ class Scorer:
                 plan[box_id] = option
         return all(o is not _DYNAMIC for o in plan.values()), plan
 
-    def points(self, box: str, dice, sheet: Sheet | None = None, roll_number: int = 1) -> int:
+    def points(self, box: str, dice, sheet: Sheet | None = None, roll_number: int = 1,
+               counters: Mapping[str, int] | None = None) -> int:
         """What the dice score in one box or write target (legality aside)."""
-        ctx = self.context(dice, sheet or {}, box, roll_number)
+        ctx = self.context(dice, sheet or {}, box, roll_number, counters)
         return self.model.boxes[ctx.target].score(ctx)
 
     def end_bonuses(self, sheet: Sheet) -> dict[str, int]:

@@ -620,7 +620,8 @@ class GameState:
         if op.step.effects:
             self._apply_effects(op.step, box)
         end_if = self.model.end_if
-        if end_if is not None and end_if(self.scorer.context(self.dice, sheet, box, self.roll_number)):
+        if end_if is not None and end_if(self.scorer.context(self.dice, sheet, box, self.roll_number,
+                                                             self.counters_of(player))):
             self.ended_by = player
             self._run(self._t.end)
         else:
@@ -695,7 +696,7 @@ class GameState:
         end_if = self.model.end_if
         if end_if is not None:
             for p, box in written:
-                if end_if(self.scorer.context(self.dice, self.sheets[p], box, self.roll_number)):
+                if end_if(self.scorer.context(self.dice, self.sheets[p], box, self.roll_number, self.counters_of(p))):
                     self.ended_by = p
                     self._run(self._t.end)
                     return None
@@ -724,7 +725,8 @@ class GameState:
         options = self._options
         if options is None:
             options = self._options = self.scorer.write_map(self.dice, self.sheets[self.actor],
-                                                            self.roll_number, self._op.step, self.announced)
+                                                            self.roll_number, self._op.step, self.announced,
+                                                            self.counters_of(self.actor))
         return options
 
     def _no_box(self, op: Leaf) -> None:

@@ -201,9 +201,8 @@ def test_an_effect_on_a_counter_nobody_declared_is_refused_with_its_position(tmp
     with pytest.raises(ErrorList) as info:
         load_model(bad)
     assert "unknown counter 'pairs_agains'" in str(info.value) and "did you mean 'pairs_against'" in str(info.value)
-    text = COUNTERS.read_text(encoding="utf-8").replace("score: 10 if dice[0] == dice[1] else 0",
-                                                       "score: 10 if counter.saved > 0 else 0")
+    text = COUNTERS.read_text(encoding="utf-8").replace("times: 3", "times: 2 + counter.saved")
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ErrorList) as info:
+    with pytest.raises(ErrorList) as info:  # a repeat's bound is a number of the model; its while: may read counters
         load_model(bad)
     assert "cannot depend on a counter" in str(info.value)

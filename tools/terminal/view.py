@@ -113,7 +113,8 @@ class View:
             step = state.step()
             write = step if step.kind == "write" else next((s for s in model.flow.walk() if s.kind == "write"), None)
             would = {c.box: c for c, _ in state.scorer.write_map(state.dice, state.sheets[me], state.roll_number, write,
-                                                                   state.announced).values()}
+                                                                   state.announced,
+                                                                   state.counters_of(me)).values()}
         table = Table(show_lines=False, header_style="bold")
         table.add_column("#", justify="right", style="dim")
         table.add_column(self._("Box"))
