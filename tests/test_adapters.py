@@ -156,3 +156,17 @@ def test_the_engine_imports_no_adapter_package():
             "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium', 'dask', 'distributed') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_openspiel_game_strings_carry_options_and_states_pickle():
+    pyspiel = need("pyspiel")
+    import pickle
+    import rulebook.interpreter.openspiel  # noqa: F401
+    game = pyspiel.load_game("python_rulebook(model=yahtzee,players=3,options=joker:free)")
+    assert game.num_players() == 3 and game.rules.model.option_values["joker"] == "free"
+    by_dict = pyspiel.load_game("python_rulebook", {"model": "yahtzee", "options": "joker=none"})
+    assert by_dict.rules.model.option_values["joker"] == "none" and by_dict.num_players() == 1
+    state = game.new_initial_state()
+    state.apply_action(game.rules.encoding.action_id(Roll((2, 2, 4, 5, 6))))
+    back = pickle.loads(pickle.dumps(state))
+    assert back.engine.to_json() == state.engine.to_json() and back.legal_actions() == state.legal_actions()

@@ -48,14 +48,15 @@ def max_length(model: Model, players: int) -> int:
 
 
 def parse_options(text) -> dict[str, str]:
-    """'a=1,b=x' (or a mapping) → {'a': '1', 'b': 'x'}; empty: the model's defaults."""
+    """'a=1,b=x' or 'a:1;b:x' (the form an OpenSpiel game string can carry), or a mapping →
+    {'a': '1', 'b': 'x'}; empty: the model's defaults."""
     if isinstance(text, dict):
         return {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in text.items()}
     out = {}
-    for pair in filter(None, (p.strip() for p in str(text or "").split(","))):
-        name, sep, value = pair.partition("=")
+    for pair in filter(None, (p.strip() for p in str(text or "").replace(";", ",").split(","))):
+        name, sep, value = pair.partition("=") if "=" in pair else pair.partition(":")
         if not sep:
-            raise ValueError(f"options need NAME=VALUE[,NAME=VALUE…], not {text!r}")
+            raise ValueError(f"options need NAME=VALUE[,NAME=VALUE…] or NAME:VALUE[;NAME:VALUE…], not {text!r}")
         out[name.strip()] = value.strip()
     return out
 

@@ -6,7 +6,7 @@ Importing this module registers the game with pyspiel; then
 
 gives a game whose states follow the engine (`GameState`) move for move. Parameters: `model` (a
 bundled model's name or a model file), `players` (default: the model's fewest), `options` (the
-model's options as "name=value,name=value"), `returns` ("rank" or "score"; default: "rank" for two
+model's options as "name=value,name=value", or "name:value;name:value" inside a game string), `returns` ("rank" or "score"; default: "rank" for two
 or more players, "score" for one).
 
 Returns follow the model's ranking. "rank": each player gets (players ranked below them − players
