@@ -285,26 +285,21 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
 
 def _cached(model: Model, label: str, games: int, seed: int) -> Measures | None:
     """A variant's measures from the cache (None: not there, or damaged and measured again)."""
-    path = cache_file(model, games, seed)
-    if not path.exists():
+    from .cachedir import read_sealed
+    raw = read_sealed(cache_file(model, games, seed), 1 << 20)  # None: missing, forged or damaged
+    if raw is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(raw)
         data["label"] = label
         return Measures(**data)
-    except (OSError, ValueError, TypeError):
+    except (ValueError, TypeError, KeyError, RecursionError):
         return None
 
 
 def _store(model: Model, out: Measures) -> None:
-    path = cache_file(model, out.games, out.seed)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(out.to_json()), encoding="utf-8")
-        tmp.replace(path)
-    except OSError:
-        pass  # no cache, no harm
+    from .cachedir import write_sealed
+    write_sealed(cache_file(model, out.games, out.seed), json.dumps(out.to_json()).encode("utf-8"))  # no cache, no harm
 
 
 def cache_file(model: Model, games: int, seed: int) -> Path:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from . import kernel, kernelplan, tablefile
+from . import cachedir, kernel, kernelplan, tablefile
 from .abstraction import NotSolvable
 from .errors import Message, Number, RulebookError
 
@@ -298,13 +298,20 @@ class Checkpoint:
         self.npy.parent.mkdir(parents=True, exist_ok=True)
         if self.meta.exists() and self.npy.exists():
             try:
-                meta = json.loads(self.meta.read_text(encoding="utf-8"))
+                raw = cachedir.read_sealed(self.meta, 1 << 20)
+                if raw is None:
+                    raise ValueError("not sealed")
+                meta = json.loads(raw)
+                if not isinstance(meta, dict) or not isinstance(meta.get("layers", {}), dict):
+                    raise ValueError("not a checkpoint")
+                if not os.path.isfile(self.npy) or os.path.islink(self.npy):
+                    raise ValueError("not a regular file")
                 V = np.load(self.npy, mmap_mode="r+", allow_pickle=False)
                 if meta.get("key") == self.key and V.shape == (self.entries,) and V.dtype == tablefile.DTYPE:
                     self.done = {int(k): d for k, d in meta.get("layers", {}).items()}
                     return V
                 warn(f"{self.npy}: a checkpoint of another solve; starting afresh")
-            except (OSError, ValueError, EOFError):
+            except (OSError, ValueError, EOFError, TypeError):
                 warn(f"{self.npy}: an unreadable checkpoint; starting afresh")
         V = np.lib.format.open_memmap(self.npy, mode="w+", dtype=tablefile.DTYPE, shape=(self.entries,))
         _fill_nan(V)
@@ -322,10 +329,10 @@ class Checkpoint:
         self._write_meta()
 
     def _write_meta(self) -> None:
-        tmp = self.meta.with_name(self.meta.name + ".tmp")
-        tmp.write_text(json.dumps({"key": self.key, "entries": self.entries,
-                                   "layers": {str(k): d for k, d in self.done.items()}}), encoding="utf-8")
-        os.replace(tmp, self.meta)
+        data = json.dumps({"key": self.key, "entries": self.entries,
+                           "layers": {str(k): d for k, d in self.done.items()}}).encode("utf-8")
+        if not cachedir.write_sealed(self.meta, data):
+            raise OSError(f"{self.meta} cannot be written")
 
     def complete(self) -> np.memmap:
         """Move the finished table to its final name; the values, memory-mapped from there."""

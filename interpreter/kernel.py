@@ -312,21 +312,29 @@ _COMPILED = None
 
 
 def numba_cache_dir():
-    """Where numba keeps compiled code: `<rulebook cache>/numba` (None if it cannot be written)."""
+    """Where numba keeps compiled code: `<rulebook cache>/numba` (None if it cannot be written).
+
+    numba's cache is pickles (its index) and machine code, loaded without a check of who wrote
+    them. So the folder must be this user's alone (`cachedir.checked_folder`), and every file in it
+    must be listed with its digest in a manifest sealed with the user's key (`cachedir.verify_tree`,
+    written after each compile by `jit`); anything else empties the folder first, and numba compiles
+    again."""
+    from . import cachedir
     from .solver import cache_dir
-    path = cache_dir() / "numba"
+    path = cachedir.checked_folder(cache_dir() / "numba")
+    if path is None or cachedir.key() is None:
+        return None
     try:
-        path.mkdir(parents=True, exist_ok=True)
         probe = path / f".probe-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError:
         return None
-    return path
+    return path if cachedir.verify_tree(path) else None
 
 
 def _ready_marker(where) -> "os.PathLike | None":
-    """A file in numba's cache folder saying this kernel (this source, this numba) is compiled there."""
+    """A sealed file in numba's cache folder saying this kernel (this source, this numba) is compiled there."""
     if where is None:
         return None
     import hashlib
@@ -343,14 +351,15 @@ def will_compile() -> bool:
     import importlib.util
     if importlib.util.find_spec("numba") is None:
         return False
+    from .cachedir import marked
     marker = _ready_marker(numba_cache_dir())
-    return marker is None or not marker.exists()
+    return marker is None or not marked(marker)
 
 
 def jit(function, signatures):
     """`function` compiled by numba for `signatures(numba)`, its machine code cached in rulebook's cache
     folder (never numba's default beside the installed source; nothing cached if that folder cannot be
-    written). False if numba is missing: the caller then computes with numpy."""
+    written or trusted). False if numba is missing: the caller then computes with numpy."""
     try:
         import numba
     except ImportError:
@@ -363,6 +372,9 @@ def jit(function, signatures):
         return numba.njit(signatures(numba), cache=where is not None, nogil=True, error_model="numpy")(function)
     finally:
         numba.config.CACHE_DIR = before
+        if where is not None:
+            from .cachedir import seal_tree
+            seal_tree(where)  # what numba wrote (or found, verified) now is ours
 
 
 def _signature(numba):
@@ -379,12 +391,12 @@ def compiled():
         return None
     if _COMPILED is None:
         _COMPILED = jit(_solve_states, _signature)
-        try:
-            marker = _ready_marker(numba_cache_dir()) if _COMPILED else None
-            if marker is not None:
-                marker.touch()
-        except OSError:
-            pass
+        where = numba_cache_dir() if _COMPILED else None
+        marker = _ready_marker(where)
+        if marker is not None:
+            from .cachedir import mark, seal_tree
+            mark(marker)
+            seal_tree(where)
     return _COMPILED or None
 
 

@@ -124,17 +124,14 @@ def load_source(source: str, file: str, options: dict[str, str] | None = None, v
     if not isinstance(data, Node):
         raise ModelError("a model must be a mapping of keys to values", getattr(data, "pos", Pos(file, 1, 1)))
     marker = _valid_marker(source)
-    if validate or marker is None or not marker.exists():
+    from .cachedir import mark, marked
+    if validate or marker is None or not marked(marker):
         errors = _schema_errors(data, file)
         if errors:
             raise ErrorList(errors)
         model = _build(data, file, source, options)
         if marker is not None:
-            try:
-                marker.parent.mkdir(parents=True, exist_ok=True)
-                marker.touch()
-            except OSError:
-                pass  # no note, no harm: the schema is checked again next time
+            mark(marker)  # sealed; no note, no harm: the schema is checked again next time
         return model
     return _build(data, file, source, options)
 

@@ -628,8 +628,13 @@ def solve(model: Model, progress: Callable[[int, int], None] | None = None, spac
 # caching ------------------------------------------------------------------------------
 
 def cache_dir() -> Path:
-    """Where solved tables are kept: $RULEBOOK_CACHE, else the user's cache directory."""
+    """Where solved tables are kept: $RULEBOOK_CACHE, else the user's cache directory (`cachedir`:
+    refused when others can write it)."""
     import os
+    from .cachedir import folder
+    where = folder()
+    if where is not None:
+        return where
     if os.environ.get("RULEBOOK_CACHE"):
         return Path(os.environ["RULEBOOK_CACHE"])
     from platformdirs import user_cache_dir
@@ -654,7 +659,10 @@ def load_cached(model: Model, space: "Space") -> Table:
     """The cached table if every check passes (`tablefile.check`); BadTable saying why otherwise."""
     path = cache_path(model)
     values, head = tablefile.check(path, model.hash, _options(model), (space.entries,))
-    feats = [Feature(**f) for f in head.features]
+    try:
+        feats = [Feature(**f) for f in head.features]
+    except TypeError:
+        raise tablefile.BadTable(f"{path.name} tracks sheet quantities of no known kind") from None
     if feats != space.feats:
         raise tablefile.BadTable(f"{path.name} tracks other sheet quantities than the model needs")
     return Table(values, feats, head.states, head.seconds)

@@ -20,6 +20,7 @@ from functools import lru_cache
 from math import prod
 from pathlib import Path
 
+from .cachedir import mark, marked
 from .dice import group_rolls
 from .errors import Message, ModelError, RulebookError
 from .limits import limits
@@ -39,18 +40,14 @@ def check_soundness(model: Model) -> list[RulebookError]:
     key = (model.path, model.hash, options)
     if key not in _CHECKED:
         marker = _sound_marker(model, options)
-        if marker is not None and marker.exists():
+        if marker is not None and marked(marker):
             errors = []
         else:
             errors = _check_counts(model)
             if not errors:
                 errors = _check_writes(model)
             if not errors and marker is not None:
-                try:
-                    marker.parent.mkdir(parents=True, exist_ok=True)
-                    marker.touch()
-                except OSError:
-                    pass  # no note, no harm: checked again next time
+                mark(marker)  # sealed; no note, no harm: checked again next time
         if len(_CHECKED) > 256:
             _CHECKED.clear()
         _CHECKED[key] = errors

@@ -39,7 +39,8 @@ def results(tmp_path_factory):
     cases = corpus(inputs)
     batches = [cases[i::BATCHES] for i in range(BATCHES)]
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-           "PYTHONHASHSEED": "0", "RULEBOOK_CACHE": str(base / "cache"), "COLUMNS": "100", "TERM": "dumb"}
+           "PYTHONHASHSEED": "0", "RULEBOOK_CACHE": str(base / "cache"), "COLUMNS": "100", "TERM": "dumb",
+           "RULEBOOK_KEY_FILE": str(base / "key" / "cache.key")}  # the cache key: outside the watched folders
 
     def run(i: int):
         root, home = base / f"run{i}", base / f"home{i}"

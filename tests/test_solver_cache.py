@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter import tablefile
+from rulebook.interpreter import cachedir, tablefile
 from rulebook.interpreter.solver import Space, cache_path, load_cached, load_or_solve
 
 YACHT = 166.955068
@@ -80,14 +80,14 @@ def test_a_wrong_shape_is_refused(cache):
     np.save(path, np.zeros(10))  # header still claims the real shape
     with pytest.raises(tablefile.BadTable, match="holds <f8 \\(10,\\)"):
         load_cached(model, Space(model))
-    head = json.loads(tablefile.header_path(path).read_text())
+    head = json.loads(cachedir.read_sealed(tablefile.header_path(path)))
     head["shape"] = [10]
-    tablefile.header_path(path).write_text(json.dumps(head))
+    tablefile.write_header(path, head)
     with pytest.raises(tablefile.BadTable, match="the model needs"):
         load_cached(model, Space(model))
     np.save(path, np.zeros((4096,), dtype=np.float32))
     head["shape"] = [4096]
-    tablefile.header_path(path).write_text(json.dumps(head))
+    tablefile.write_header(path, head)
     with pytest.raises(tablefile.BadTable, match="<f4"):
         load_cached(model, Space(model))
 
@@ -99,10 +99,13 @@ def test_a_foreign_table_is_refused(cache):
     target = cache_path(generala)
     shutil.copy(cache_path(yacht), target)
     shutil.copy(tablefile.header_path(cache_path(yacht)), tablefile.header_path(target))
+    with pytest.raises(tablefile.BadTable, match="not sealed"):  # a seal holds for its own file name only
+        load_cached(generala, Space(generala))
+    tablefile.write_header(target, json.loads(cachedir.read_sealed(tablefile.header_path(cache_path(yacht)))))
     with pytest.raises(tablefile.BadTable, match="another model"):
         load_cached(generala, Space(generala))
     cache_path(generala).write_bytes(b"not a table at all")
-    tablefile.header_path(target).write_text("{}")
+    tablefile.write_header(target, {})
     with pytest.raises(tablefile.BadTable, match="format"):
         load_cached(generala, Space(generala))
     tablefile.header_path(target).unlink()
@@ -114,9 +117,9 @@ def test_an_old_format_header_is_refused(cache):
     model = load_model("yacht")
     solve_and_warnings(model)
     hp = tablefile.header_path(cache_path(model))
-    head = json.loads(hp.read_text())
+    head = json.loads(cachedir.read_sealed(hp))
     head["format"] = 1
-    hp.write_text(json.dumps(head))
+    tablefile.write_header(cache_path(model), head)
     with pytest.raises(tablefile.BadTable, match="format 1"):
         load_cached(model, Space(model))
 
@@ -135,7 +138,7 @@ def test_an_interrupted_solve_resumes_from_its_checkpoint(cache):
     with pytest.raises(induction.Interrupted, match="run the same command again to resume"):
         load_or_solve(model, stop_halfway)
     partial = cache_path(model).with_name(cache_path(model).stem + ".partial.json")
-    finished = json.loads(partial.read_text())["layers"]
+    finished = json.loads(cachedir.read_sealed(partial))["layers"]
     assert 0 < len(finished) < 12 and not cache_path(model).exists()
     seen = []
     table = load_or_solve(model, lambda done, total: seen.append(done))
@@ -212,3 +215,90 @@ def test_a_bundled_model_is_solved_within_memory_however_many_states_it_has(cach
     induction.refuse_beyond(space, est, limits_from(args, shipped))  # allowed
     with pytest.raises(NotSolvable, match="--max-states 57507840"):
         induction.refuse_beyond(Space(shared), est, limits_from(args, shared))
+
+
+# caches are untrusted input (issue 28) ------------------------------------------------------------
+
+def test_a_forged_header_is_never_believed(cache):
+    """A header written by anybody but this user (no seal under the user's key) is refused, even when
+    its fields are right: a table that reports 999,999 is solved again, never read."""
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    path = cache_path(model)
+    values = np.load(path, mmap_mode="r+")
+    values[0] = 999_999.0
+    values.flush()
+    del values
+    head = json.loads(cachedir.read_sealed(tablefile.header_path(path)))
+    head["digest"] = tablefile.digest(np.load(path, mmap_mode="r"))
+    tablefile.header_path(path).write_text(json.dumps(head))  # the forger has no key
+    with pytest.raises(tablefile.BadTable, match="not sealed"):
+        load_cached(model, Space(model))
+    table, lines = solve_and_warnings(model)
+    assert table.expected_score == pytest.approx(YACHT, abs=1e-6) and "not sealed" in lines[0]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "link", "folder", "huge"])
+def test_a_header_that_is_no_file_is_refused_at_once(cache, kind):
+    import os
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    hp = tablefile.header_path(cache_path(model))
+    hp.unlink()
+    if kind == "fifo":
+        os.mkfifo(hp)
+    elif kind == "dev-zero":
+        hp.symlink_to("/dev/zero")
+    elif kind == "link":
+        (cache / "elsewhere.json").write_text("{}")
+        hp.symlink_to(cache / "elsewhere.json")
+    elif kind == "folder":
+        hp.mkdir()
+    else:
+        hp.write_bytes(b" " * (tablefile.MAX_HEADER_BYTES + 1))
+    with pytest.raises(tablefile.BadTable, match="not a table header"):
+        load_cached(model, Space(model))
+
+
+@pytest.mark.parametrize("fields", [{"shape": "x"}, {"states": "1"}, {"features": [1]}, {"seconds": None},
+                                    {"extra": 1}, {"shape": [True]}])
+def test_a_malformed_header_is_one_line_not_a_traceback(cache, fields):
+    model = load_model("yacht")
+    solve_and_warnings(model)
+    head = json.loads(cachedir.read_sealed(tablefile.header_path(cache_path(model))))
+    tablefile.write_header(cache_path(model), {**head, **fields})
+    with pytest.raises(tablefile.BadTable, match="fields of a table header"):
+        load_cached(model, Space(model))
+
+
+def test_a_cache_folder_others_can_write_is_refused(tmp_path, monkeypatch):
+    from rulebook.interpreter.errors import RulebookError
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("RULEBOOK_CACHE", str(shared))
+    with pytest.raises(RulebookError, match="can be written by others") as exc:
+        cachedir.folder()
+    assert "\n" not in str(exc.value) and "RULEBOOK_CACHE" in str(exc.value)
+
+
+def test_a_key_others_can_read_is_refused(tmp_path, monkeypatch):
+    from rulebook.interpreter.errors import RulebookError
+    file = tmp_path / "cache.key"
+    monkeypatch.setenv("RULEBOOK_KEY_FILE", str(file))
+    monkeypatch.setattr(cachedir, "_KEY", {})
+    assert len(cachedir.key()) == cachedir.KEY_BYTES and file.stat().st_mode & 0o777 == 0o600
+    file.chmod(0o644)
+    monkeypatch.setattr(cachedir, "_KEY", {})
+    with pytest.raises(RulebookError, match="not yours alone"):
+        cachedir.key()
+
+
+def test_a_planted_pickle_in_numbas_folder_is_removed_before_numba_sees_it(cache):
+    from rulebook.interpreter import kernel
+    where = kernel.numba_cache_dir()
+    assert where == cache / "numba"
+    cachedir.seal_tree(where)
+    planted = where / "rulebook_kernel_solve_states-1.py311.nbi"
+    planted.write_bytes(b"cos\nsystem\n(S'echo planted'\ntR.")
+    assert kernel.numba_cache_dir() == where and not planted.exists()

@@ -7,10 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jinja2
 import pytest
 import yaml
 
-from rulebook.interpreter import loader
+from rulebook.interpreter import cachedir, loader
 from rulebook.interpreter.yamlsource import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,6 +136,17 @@ def test_the_parser_is_kept_in_the_cache_directory(tmp_path):
     cache.write_bytes(b"damaged")  # a damaged cache is rebuilt, not trusted
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert cache.stat().st_size > 1000
+    # a pickle planted there (it would make a file when unpickled) is never loaded: no seal, rebuilt
+    import pickle
+    planted = tmp_path / "planted"
+
+    class Evil:
+        def __reduce__(self):
+            return (open, (str(planted), "w"))
+
+    cache.write_bytes(pickle.dumps(Evil()))
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert not planted.exists() and cache.read_bytes().startswith(b"rulebook-seal-1 ")
 
 
 def test_yaml_errors_keep_the_python_loaders_words():
@@ -151,39 +163,51 @@ def test_yaml_errors_keep_the_python_loaders_words():
 def test_pages_read_each_model_once_and_keep_compiled_templates(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
     from rulebook.tools.commands import pages as command
-    from rulebook.tools.documents import pages
+    from rulebook.tools.documents import pages, templatecache
     read = []
     real = loader.load_yaml
     monkeypatch.setattr(loader, "load_yaml", lambda source, file: read.append(file) or real(source, file))
     models = command.load_models(["yacht", "yahtzee"], {"joker": "free"})
     assert len(read) == 2 and models[1].option_values["joker"] == "free"
-    pages._bytecode_cache.cache_clear()
+    templatecache.bytecode_cache.cache_clear()
     pages.environment.cache_clear()
     try:
         pages.build_site(models[:1], ["en"], "html")
-        assert list((tmp_path / "templates").iterdir())  # compiled templates, kept for the next run
+        kept = [p for d in (tmp_path / "templates").iterdir() for p in d.iterdir()]
+        assert kept  # compiled templates, kept for the next run, sealed
+        assert all(p.read_bytes().startswith(b"rulebook-seal-1 ") for p in kept)
+        # marshalled code planted there (it would run when the template loads) is never loaded
+        for p in kept:
+            p.write_bytes(p.read_bytes().split(b"\n", 1)[1])
+        templatecache.bytecode_cache.cache_clear()
+        pages.environment.cache_clear()
+        loaded = []
+        monkeypatch.setattr(jinja2.bccache.Bucket, "bytecode_from_string",
+                            lambda self, data: loaded.append(data))
+        pages.build_site(models[:1], ["en"], "html")
+        assert loaded == []
     finally:
-        pages._bytecode_cache.cache_clear()
+        templatecache.bytecode_cache.cache_clear()
         pages.environment.cache_clear()
 
 
 def test_kept_templates_never_run_under_another_escaping(tmp_path, monkeypatch):
     """Markdown compiled without its escaping (an older rulebook, or HTML's setting) is not reused."""
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
-    from rulebook.tools.documents import pages
+    from rulebook.tools.documents import pages, templatecache
     text = (ROOT / "tests" / "bad_models" / "base" / "minimal.yaml").read_text(encoding="utf-8").replace(
         "name: {en: Mini, de: Mini, nl: Mini}", 'name: {en: "<script>alert(1)</script>", de: Mini, nl: Mini}')
     model = loader.load_source(text, "evil.yaml")
     real = pages.markdown_text
     try:
         for escape in (False, True):  # first as if the Markdown setting had no escaping, then as it is
-            pages._bytecode_cache.cache_clear()
+            templatecache.bytecode_cache.cache_clear()
             pages.environment.cache_clear()
             monkeypatch.setattr(pages, "markdown_text", real if escape else None)
             files = pages.build_site([model], ["en"], "md")
         assert all("<script>" not in v for k, v in files.items() if k.endswith(".md"))
     finally:
-        pages._bytecode_cache.cache_clear()
+        templatecache.bytecode_cache.cache_clear()
         pages.environment.cache_clear()
 
 
@@ -199,7 +223,7 @@ def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monke
     assert parsed  # parsed once …
     file = treecache.path(text)
     assert file.parent == tmp_path / "dsl-trees" and file.exists()
-    kept = json.loads(file.read_text(encoding="utf-8"))["trees"]
+    kept = json.loads(cachedir.read_sealed(file))["trees"]
     assert set(kept) == set(parsed)
     parsed.clear()
     parser._memos.clear()  # a new run: only the file knows the trees
@@ -212,13 +236,14 @@ def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monke
     some = next(iter(kept))
     for damage in (b"{not json", json.dumps({"key": treecache.key(text), "trees": {some: ["number", 1]}}).encode(),
                    json.dumps({"key": treecache.key(text), "trees": {some: ["evil", None, 0, 0, []]}}).encode(),
-                   json.dumps({"key": "0" * 64, "trees": kept}).encode()):
+                   json.dumps({"key": "0" * 64, "trees": kept}).encode(),
+                   file.read_bytes().split(b"\n", 1)[1]):  # the very trees, but without their seal
         file.write_bytes(damage)
         parsed.clear()
         parser._memos.clear()
         loader.load_source(text, "t.yaml")
         assert parsed, damage  # not trusted: parsed again …
-        assert json.loads(file.read_text(encoding="utf-8"))["trees"] == kept  # … and written anew
+        assert json.loads(cachedir.read_sealed(file))["trees"] == kept  # … and written anew
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dsl-trees", "sound-models", "valid-models"]
 
 
@@ -240,3 +265,21 @@ def test_a_model_found_sound_is_not_checked_again(tmp_path, monkeypatch):
     broken = text.replace("id: ysound", "id: ysound2", 1)
     loader.load_source(broken, "s.yaml")
     assert calls[-1] == "ysound2"  # another text: checked
+
+
+def test_a_planted_sound_marker_is_not_believed(tmp_path, monkeypatch):
+    """An empty file put where the "found sound" note goes (without the user's seal) does not let a
+    model the check refuses pass: the check runs."""
+    from rulebook.interpreter import soundness
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
+    model = loader.load_source((ROOT / "rules" / "yacht.yaml").read_text(encoding="utf-8"), "y.yaml")
+    options = tuple(sorted((k, str(v)) for k, v in model.option_values.items()))
+    marker = soundness._sound_marker(model, options)
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_bytes(b"")
+    soundness._CHECKED.clear()
+    calls = []
+    real = soundness._check_writes
+    monkeypatch.setattr(soundness, "_check_writes", lambda m: calls.append(m.id) or real(m))
+    assert soundness.check_soundness(model) == [] and calls == ["yacht"]
+    assert cachedir.marked(marker)  # now noted, sealed

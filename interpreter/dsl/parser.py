@@ -37,33 +37,46 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _parser():
-    """The LALR parser, built once and kept in the user's cache directory (Lark's `cache=`: the file
-    carries a hash of the grammar, options and Lark version, and is rebuilt when any changes)."""
+    """The LALR parser, built once and kept in the cache folder (`Lark.save`, a pickle: loaded only
+    when its seal holds, `cachedir.read_sealed`; the file's name carries a hash of the grammar,
+    the options and Lark's version, so any change builds it again)."""
+    import io
     from lark import Lark
-    grammar = grammar_text()
-    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    grammar, options = grammar_text(), dict(_OPTIONS)
     cache = _cache_file()
     if cache is not None:
+        from ..cachedir import read_sealed
+        data = read_sealed(cache, 16 * 2**20)
+        if data is not None:
+            try:
+                return Lark.load(io.BytesIO(data))
+            except Exception:  # noqa: BLE001 - our own file, but of an older kind: build it again
+                pass
+    built = Lark(grammar, **options)
+    if cache is not None:
+        from ..cachedir import write_sealed
+        out = io.BytesIO()
         try:
-            return Lark(grammar, cache=cache, **options)
-        except Exception:  # noqa: BLE001 - an unreadable or damaged cache: build without it
-            pass
-    return Lark(grammar, **options)
+            built.save(out)
+        except Exception:  # noqa: BLE001 - nothing kept, no harm
+            return built
+        write_sealed(cache, out.getvalue())
+    return built
 
 
-def _cache_file() -> str | None:
-    """Where the built parser is kept: $RULEBOOK_CACHE, else the user's cache directory (None: nowhere)."""
-    import os
+_OPTIONS = (("parser", "lalr"), ("propagate_positions", True), ("maybe_placeholders", False))
+
+
+def _cache_file() -> "Path | None":
+    """Where the built parser is kept in the cache folder (None: nowhere)."""
+    import hashlib
     import lark
     from ..cachedir import folder
     where = folder()
     if where is None:
         return None
-    try:
-        os.makedirs(where, exist_ok=True)
-    except OSError:
-        return None
-    return os.path.join(where, f"dsl-parser-lark{lark.__version__}.cache")
+    stamp = hashlib.sha256(f"{lark.__version__}|{_OPTIONS}|{grammar_text()}".encode()).hexdigest()[:16]
+    return where / f"dsl-parser-{stamp}.lark"
 
 
 def _off(meta_or_token) -> int:

@@ -1,8 +1,8 @@
 """The parsed expression trees of a model's text, kept in the cache folder between runs.
 
 One file per model text: `dsl-trees/<key>.json`, the key a hash of the text, the grammar, this
-format and the limits in force (a limit decides what parses). A file is used only if it is
-whole and every tree in it is well formed for its expression (`_valid`); anything else is ignored
+format and the limits in force (a limit decides what parses). A file is used only if its seal
+holds (`cachedir`: written by this user, unchanged), it is whole and every tree in it is well formed for its expression (`_valid`); anything else is ignored
 and written again after the model is parsed. Files are written only inside the cache folder, under
 a name made of hex digits.
 """
@@ -45,11 +45,13 @@ def load(source: str) -> dict[str, list]:
     file = path(source)
     if file is None:
         return {}
+    from ..cachedir import read_sealed
+    raw = read_sealed(file, MAX_FILE_BYTES)  # None: missing, too large, or not sealed by this user
+    if raw is None:
+        return {}
     try:
-        if file.stat().st_size > MAX_FILE_BYTES:
-            return {}
-        data = json.loads(file.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
         return {}
     if not (isinstance(data, dict) and data.get("key") == key(source) and isinstance(data.get("trees"), dict)):
         return {}
@@ -62,12 +64,12 @@ def load(source: str) -> dict[str, list]:
 
 def save(source: str, trees: dict[str, list]) -> bool:
     """Keep the trees of this model text (False if there is no cache folder or it cannot be written)."""
-    from ..cachedir import write_atomically
+    from ..cachedir import write_sealed
     file = path(source)
     if file is None or not trees:
         return False
     data = json.dumps({"key": key(source), "trees": trees}, ensure_ascii=False, separators=(",", ":"))
-    return write_atomically(file, data.encode("utf-8", "surrogatepass"))
+    return write_sealed(file, data.encode("utf-8", "surrogatepass"))
 
 
 def _valid(tree, size: int) -> bool:

@@ -30,6 +30,7 @@ from ..i18n import translator
 from .gamefacts import SECONDS_PER_ROLL, playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
 from .gamepage import game_context, worked_example
 from .sitefiles import FORMATS, Site, check_site
+from .templatecache import bytecode_cache
 from .words import QUOTES, Words, die_svg
 
 __all__ = ["BLANK_SHEET_GAMES", "FORMATS", "LANGUAGE_NAMES", "QUOTES", "SECONDS_PER_ROLL", "STATIC_DIR", "Site",
@@ -61,27 +62,6 @@ def markdown_text(value: Any) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _bytecode_cache(setting: str) -> jinja2.BytecodeCache | None:
-    """Compiled templates kept between runs ($RULEBOOK_CACHE or the user's cache directory; Jinja2
-    checks each against its template's source and recompiles a changed one). One folder per
-    environment `setting`: the compiled code holds the environment's escaping (`finalize`,
-    `autoescape`), which Jinja2's check does not see, so code compiled under one setting (HTML, or
-    an older rulebook's Markdown) must never run under another."""
-    import hashlib
-    import os
-    folder = os.environ.get("RULEBOOK_CACHE")
-    if not folder:
-        from platformdirs import user_cache_dir
-        folder = user_cache_dir("rulebook")
-    folder = os.path.join(folder, "templates", hashlib.sha256(setting.encode()).hexdigest()[:16])
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(folder)
-
-
-@lru_cache(maxsize=None)
 def environment(lang: str, fmt: str) -> jinja2.Environment:
     """A Jinja2 environment whose gettext speaks `lang` (one per language and format, cached)."""
     options = dict(autoescape=fmt == "html", extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
@@ -89,7 +69,7 @@ def environment(lang: str, fmt: str) -> jinja2.Environment:
                    finalize=None if fmt == "html" else markdown_text)
     setting = repr(sorted((k, getattr(v, "__qualname__", v)) for k, v in options.items()))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
-                             bytecode_cache=_bytecode_cache(setting), **options)
+                             bytecode_cache=bytecode_cache(setting), **options)
     env.install_gettext_translations(translator(lang), newstyle=True)
     return env
 
