@@ -23,9 +23,9 @@ def scheduler():
         if os.environ.get("RULEBOOK_REQUIRE_TOOLS"):
             pytest.fail("dask.distributed is required in CI (make test installs the extra [dask])")
         pytest.skip("dask.distributed is not installed")
-    # two workers of one thread each, in this process (the CLI under test connects over TCP)
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp", host="127.0.0.1",
-                           dashboard_address=None)
+    # two worker processes of one thread each (threads of one process would share the bulk plan caches)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=None, memory_limit="2GiB")
     yield cluster.scheduler_address
     cluster.close()
 
