@@ -106,7 +106,7 @@ def test_mistakes_are_reported_at_their_line_and_a_failing_copy_cannot_be_played
     assert r.status_code == 201, r.text
     play = r.json()
     state = client.get(f"/api/tables/{play['table']}").json()
-    assert state["players"][0]["name"] == "You" and state["dice"]
+    assert state["players"][0]["name"] == "Player 1" and state["dice"]  # not "You": "You play You."
     r = client.post(f"/api/tables/{play['table']}/act",
                     json={"seat": play["seat"], "token": play["token"], "action": "stop", "seq": state["seq"]})
     assert r.status_code == 200, r.text

@@ -34,13 +34,14 @@ from ...interpreter.model import LANGUAGES, Model
 from ..i18n import translator
 from . import limits as bounded
 from .hub import Hub
-from .limits import LOCAL_HOSTS, Counter, Limits, Quota, host_allowed, retry_after
+from .limits import LOCAL_HOSTS, REFUSALS, Counter, Limits, Quota, host_allowed, how_long, retry_after
 from .solving import is_solved
 from .store import Store
 from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id
-from ..terminal.view import target_name
 from .texts import LANGUAGE_NAMES, client_texts, kind_names
-from .workshop import Workshop, rule_page_extras
+from .views import game_card, model_info
+from .copies import WorkshopError
+from .workshop import Workshop, copy_card, rule_page_extras
 from .workshop import routes as workshop_routes
 
 log = logging.getLogger("rulebook.serve")
@@ -98,43 +99,6 @@ SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
 }
-
-
-def model_info(model: Model, lang: str) -> dict[str, Any]:
-    """What the browser needs to draw a table of this model, in one language."""
-    return {
-        "id": model.id,
-        "name": model.name[lang],
-        "n_dice": model.n_dice,
-        "faces": model.faces,
-        "winner": model.winner,
-        "sections": [{"id": s.id, "name": s.name[lang], "total": s.total[lang] if s.total else None,
-                      "boxes": [{"id": b, "name": model.boxes[b].name[lang], "rule": model.boxes[b].rule[lang],
-                                 "uses": model.boxes[b].uses,
-                                 "targets": [t.id for t in model.targets.values() if t.box == b]}
-                                for b in s.boxes]} for s in model.sections],
-        # a sheet of rows x columns: every box once per column (targets box@column, in column order)
-        "columns": [{"id": c.id, "name": c.name[lang], "multiplier": c.multiplier, "order": c.order}
-                    for c in model.columns],
-        "targets": {t.id: {"name": target_name(model, t.id, lang), "column": t.column, "cells": list(t.cells)}
-                    for t in model.targets.values()},
-        "ranking": None if model.ranking is None else model.ranking.name[lang],
-        "counters": [{"id": c.id, "name": c.name[lang], "per": c.per} for c in model.counters],
-        "bonuses": [{"id": b.id, "name": b.name[lang], "section": b.section, "progress": b.progress is not None,
-                     "rule": b.rule[lang]} for b in model.bonuses],
-        "steps": {s.id: s.name[lang] for s in model.flow.walk()},
-    }
-
-
-def game_card(model: Model, lang: str) -> dict[str, Any]:
-    t = translator(lang)
-    if model.min_players == model.max_players:
-        players = t.ngettext("%(num)d player", "%(num)d players", model.min_players) % {"num": model.min_players}
-    else:
-        players = t.ngettext("%(min)d to %(num)d player", "%(min)d to %(num)d players",
-                             model.max_players) % {"min": model.min_players, "num": model.max_players}
-    return {"id": model.id, "name": model.name[lang], "tagline": model.tagline[lang] if model.tagline else "",
-            "players": players, "rules": f"/rules/{model.id}/{lang}", "diagram": f"/rules/{model.id}.{lang}.svg"}
 
 
 # the rule pages (tools/documents/pages.py), built once on first use ---------------------------------------
@@ -245,13 +209,20 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
     move_quota = Quota(limits.moves_per_client, limits.moves_window)
     sockets = Counter(limits.sockets_per_client)
 
-    def check_quota(quota: Quota, request: Request, what: str) -> None:
+    copy_quota = Quota(limits.copies_per_client, limits.copies_window)
+    compare_quota = Quota(limits.compares_per_client, limits.compares_window)
+    quotas = {"tables": table_quota, "moves": move_quota, "copies": copy_quota, "compares": compare_quota}
+    def check_quota(quota: Quota | str, request: Request, what: str | None = None) -> None:
+        """Count one request of this client; refuse it (429) over the quota, saying when to try again."""
+        if isinstance(quota, str):
+            quota, what = quotas[quota], quota
         wait = quota.hit(client_key(request))
         if wait:
-            raise ServeError(429, "too many new tables from your address; try again in {seconds} seconds"
-                             if what == "tables" else "too many moves from your address; try again in {seconds} seconds",
-                             seconds=retry_after(wait), headers={"Retry-After": retry_after(wait)},
+            lang = pick_lang(request)  # said in the asker's language at once: the wait is a phrase of it
+            text = translator(lang).gettext(REFUSALS[what]).format(when=how_long(wait, lang))
+            raise ServeError(429, text, headers={"Retry-After": retry_after(wait)},
                              extra={"retry_after": int(retry_after(wait))})
+
     workshop = Workshop(db_path)
 
     def tables() -> Tables:
@@ -330,11 +301,15 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
             table = await tables().get(request.path_params["id"])
         except ServeError as exc:
             return error_page(request, exc)
-        boot = {"table": table.id, "watch": watch, "lang": lang, "model": model_info(table.model, lang),
+        game = game_card(table.model, lang)
+        if table.model_name.startswith("copy:"):  # a play-test table: the copy's own pages, and back
+            with contextlib.suppress(WorkshopError):
+                game |= copy_card(workshop.copies.get(table.model_name[5:]), lang, game["name"])
+        info = model_info(table.model, lang) | {"name": game["name"]}
+        boot = {"table": table.id, "watch": watch, "lang": lang, "model": info,
                 "texts": client_texts(lang), "links": links(request, table), "state": table.snapshot(),
                 "events": table.events[-40:], "kinds": kind_names(lang)}
-        return page(request, "table.html.j2", lang=lang, boot=boot, game=game_card(table.model, lang),
-                    table=table, watch=watch)
+        return page(request, "table.html.j2", lang=lang, boot=boot, game=game, table=table, watch=watch)
 
     async def join_page(request: Request):
         lang = pick_lang(request)
@@ -400,7 +375,11 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
     async def api_create(request: Request):
         body = await read_json(request)
         check_quota(table_quota, request, "tables")
-        table, seat, token = await tables().create(body)
+        try:
+            table, seat, token = await tables().create(body)
+        except ServeError:
+            table_quota.give_back(client_key(request))  # a refused table costs nothing
+            raise
         return JSONResponse({"table": table.id, "seat": seat, "token": token, "links": links(request, table),
                              "state": table.snapshot()}, status_code=201)
 
@@ -576,7 +555,8 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         Route("/api/tables/{id}/rematch", api_rematch, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", ws_table),
     ]
-    routes += workshop_routes(workshop, page, pick_lang, SECURITY_HEADERS, lambda: store_box["rules"].files())
+    routes += workshop_routes(workshop, page, pick_lang, SECURITY_HEADERS, lambda: store_box["rules"].files(),
+                              lambda request, what: check_quota(what, request))
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(HostCheck, allowed=tuple(h.lower() for h in allowed_hosts))],
                     exception_handlers={ServeError: on_serve_error, HTTPException: on_http_error, Exception: on_crash})

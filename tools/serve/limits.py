@@ -36,6 +36,10 @@ class Limits:
     solve_workers: int = 1             # optimal-player solves at once (each in its own process)
     solve_waiting: int = 8             # rule variants waiting to be solved; more are played greedily
     turn_timer: float = 0.0            # default seconds for a turn (0: no timer); tables may set their own
+    copies_per_client: int = 20        # new workshop copies (and a visitor's own copies) ...
+    copies_window: float = 3600.0      # ... per this many seconds
+    compares_per_client: int = 5       # new comparisons of a copy with its original ...
+    compares_window: float = 3600.0    # ... per this many seconds
 
 
 class Quota:
@@ -59,6 +63,12 @@ class Quota:
             return max(1.0, hits[0] + self.window - now)
         hits.append(now)
         return 0.0
+
+    def give_back(self, key: str) -> None:
+        """Forget the last request counted for this client (it was refused for another reason)."""
+        hits = self._hits.get(key)
+        if hits:
+            hits.pop()
 
     def _forget(self, now: float) -> None:
         for key in [k for k, h in self._hits.items() if not h or h[-1] <= now - self.window]:
@@ -88,8 +98,35 @@ class Counter:
             self._open.pop(key, None)
 
 
+def _(text: str) -> str:
+    return text  # marks a text for the catalogs (make catalogs); said in the asker's language where it is used
+
+
+# a quota reached: what the client is told, with the wait as people say it ({when}: "in an hour")
+REFUSALS = {"tables": _("too many new tables from your address; try again {when}"),
+            "moves": _("too many moves from your address; try again {when}"),
+            "copies": _("too many new copies from your address; try again {when}"),
+            "compares": _("too many comparisons from your address; try again {when}")}
+
+
 def retry_after(seconds: float) -> str:
     return str(max(1, math.ceil(seconds)))
+
+
+def how_long(seconds: float, lang: str) -> str:
+    """A wait as people say it: "in 40 seconds", "in 3 minutes", "in an hour" (in en, de or nl)."""
+    from ..i18n import translator
+    t = translator(lang)
+    s = max(1, math.ceil(seconds))
+    if s < 90:
+        return t.ngettext("in %(num)d second", "in %(num)d seconds", s) % {"num": s}
+    m = round(s / 60)
+    if m < 60:
+        return t.ngettext("in %(num)d minute", "in %(num)d minutes", m) % {"num": m}
+    h = round(m / 60)
+    if h == 1:
+        return t.gettext("in an hour")
+    return t.ngettext("in %(num)d hour", "in %(num)d hours", h) % {"num": h}
 
 
 # JSON with bounded numbers ------------------------------------------------------------------------

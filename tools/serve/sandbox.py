@@ -188,6 +188,27 @@ def compare_work(job: dict[str, Any]) -> dict[str, Any]:
     return {"variants": [m.to_json() for m in results], "boxes": boxes, "bonuses": bonuses}
 
 
+def probe_work(job: dict[str, Any]) -> dict[str, Any]:
+    """Play one whole game of a copy with computer players, as a table of it would on the server.
+
+    A copy is played on the server only after this worked inside the worker's limits: a model whose
+    check passes but whose play is too costly (an exponential sheet, a huge keep rule) is refused here."""
+    from ...interpreter.errors import RulebookError
+    from ...interpreter.game import Game, Seat
+    from ...interpreter.loader import load_source
+    try:
+        model = load_source(job["source"], str(job.get("file") or "copy.yaml"))
+        players = max(model.min_players, min(2, model.max_players))
+        game = Game(model, [Seat(f"P{i + 1}", "greedy") for i in range(players)], 1)
+        for _ in game.run_bots():
+            pass
+        return {"ok": game.state.is_terminal()}
+    except RulebookError as exc:
+        return {"ok": False, "error": str(exc)}
+    except RecursionError:
+        return {"ok": False, "error": "the model is nested too deeply"}
+
+
 def work(job: dict[str, Any]) -> dict[str, Any]:
     """Check a model as `rulebook check` does; if it is sound, its page, diagram and steps."""
     from ...interpreter.errors import ErrorList, RulebookError
@@ -236,7 +257,7 @@ def main() -> int:
         job = json.loads(line)
         kind = job.get("kind", "check")
         _limit(kind)
-        result = compare_work(job) if kind == "compare" else work(job)
+        result = {"compare": compare_work, "probe": probe_work}.get(kind, work)(job)
     except MemoryError:
         os._exit(3)
     sys.stdout.write(json.dumps(result))

@@ -3,7 +3,8 @@
 "use strict";
 (() => {
   const boot = JSON.parse(document.getElementById("boot").textContent);
-  const T = boot.texts, ID = boot.copy, LANG = boot.lang;
+  const T = boot.texts, LANG = boot.lang;
+  let ID = boot.copy;
   const KEY = "rulebook.copies";
   const $ = (id) => document.getElementById(id);
 
@@ -17,16 +18,34 @@
     try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (e) { /* private mode: this page only */ }
     history.replaceState(null, "", location.pathname + location.search);
   }
-  const mine = Boolean(token) && !boot.frozen;
-  document.body.classList.toggle("mine", mine);
-  $("frozen-note").hidden = mine;
-  $("share-link").value = location.origin + "/w/" + ID;
+  let mine = Boolean(token) && !boot.frozen;
+  function keep(id, tok) {
+    const all = tokens(); all[id] = tok;
+    try { localStorage.setItem(KEY, JSON.stringify(all)); } catch (e) { /* private mode: this page only */ }
+  }
+  function showOwner() {
+    document.body.classList.toggle("mine", mine);
+    $("frozen-note").hidden = mine;
+    $("share-link").value = location.origin + "/w/" + ID;
+    $("compare").setAttribute("href", `/w/${ID}/compare?lang=${LANG}`);
+    $("download").setAttribute("href", `/w/${ID}/download`);
+  }
+  showOwner();
 
+  // Tab indents; Esc, then Tab (or Shift+Tab), leaves the editor (WCAG 2.1.2), as the note under it says
+  const keys = {Tab: (cm) => cm.replaceSelection("  "), Esc: () => { leaving(true); }};
   const editor = CodeMirror.fromTextArea($("source"), {
     mode: "yaml", lineNumbers: true, indentUnit: 2, tabSize: 2, lineWrapping: false,
-    gutters: ["CodeMirror-linenumbers", "marks"], readOnly: false,
-    extraKeys: {Tab: (cm) => cm.replaceSelection("  ")},
+    gutters: ["CodeMirror-linenumbers", "marks"], readOnly: false, extraKeys: keys,
+    screenReaderLabel: $("source").getAttribute("aria-label"),
   });
+  function leaving(on) {
+    editor.setOption("extraKeys", on ? {...keys, Tab: false, "Shift-Tab": false} : keys);
+    document.body.classList.toggle("editor-escaped", on);
+  }
+  editor.on("keydown", (cm, e) => { if (!["Escape", "Tab", "Shift"].includes(e.key)) leaving(false); });
+  editor.on("blur", () => leaving(false));
+  editor.getInputField().setAttribute("aria-describedby", "editor-help");
   editor.setSize(null, "70vh");
   window.workshopEditor = editor;  // for people poking at the page, and for tests
 
@@ -82,9 +101,30 @@
     if (panel.dataset.step && steps && steps[panel.dataset.step]) RulebookSteps.render(panel, steps[panel.dataset.step], T);
   }
 
+  // a visitor who starts typing gets a copy of their own with the text as they have it ("Make my copy")
+  let forking = null;
+  async function makeMine() {
+    if (mine) return;
+    if (!forking) {
+      forking = (async () => {
+        const res = await Rulebook.post(`/api/copies/${ID}/fork`, {source: editor.getValue(), lang: LANG});
+        ID = res.copy; token = res.token; mine = true;
+        keep(ID, token);
+        history.replaceState(null, "", res.url);
+        showOwner();
+        $("play-status").textContent = T.own_copy;
+      })();
+      forking.catch((err) => { forking = null; $("play-status").textContent = err.message; });
+    }
+    await forking;
+  }
+
   let timer = null, running = null, again = false, generation = 0;
   async function check() {
     if (running) { again = true; return running; }
+    if (!mine && generation > 0) {
+      try { await makeMine(); } catch (err) { return; }
+    }
     const source = editor.getValue();
     const mineNow = generation;
     $("check").className = "check busy";
