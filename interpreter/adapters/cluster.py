@@ -13,6 +13,7 @@ Workers need rulebook installed (with its model files only for bundled names: th
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Callable
 
@@ -21,6 +22,9 @@ from ..model import Model
 
 # games per task where games are played one by one (any split gives the same games)
 GAME_BATCH = 200
+# one task at a time per worker process: the engine's and bulk play's caches (plans, tables) are per
+# process and not made for threads, so a worker with several threads runs its tasks in turn
+_ONE_AT_A_TIME = threading.Lock()
 
 
 def connect(address: str):
@@ -55,20 +59,23 @@ def bulk_block(text, seats, size: int, seed: int, block: int):
     results there too (`simulate.results_of_blocks`, game by game: the work is spread, not only the play)."""
     from .. import bulk
     from ..simulate import results_of_blocks
-    model = loaded(*text)
-    return results_of_blocks(model, [bulk.play_block(model, [s.kind for s in seats], size, seed, block)], seats)
+    with _ONE_AT_A_TIME:
+        model = loaded(*text)
+        return results_of_blocks(model, [bulk.play_block(model, [s.kind for s in seats], size, seed, block)], seats)
 
 
 def game_batch(text, seats, seeds: list[int]):
     """Games one by one on a worker: `simulate.play_batch`, as a local run plays them."""
     from ..simulate import play_batch
-    return play_batch(loaded(*text), seats, seeds)
+    with _ONE_AT_A_TIME:
+        return play_batch(loaded(*text), seats, seeds)
 
 
 def measure_variant(text, label: str, games: int, seed: int):
     """One variant's measures on a worker: `compare.measure` (the caller keeps the cache)."""
     from ..compare import measure
-    return measure(loaded(*text), label, games, seed, None, use_cache=False)
+    with _ONE_AT_A_TIME:
+        return measure(loaded(*text), label, games, seed, None, use_cache=False)
 
 
 def run_tasks(address: str, fn: Callable, tasks: list[tuple], progress: Callable[[int], None] | None = None) -> list:
