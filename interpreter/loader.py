@@ -344,6 +344,7 @@ class _Builder:
                               node.value_pos["order"])
         targets = self._targets(boxes, columns)
         ranking = self._ranking()
+        ahead_if = self._ahead_if()
         if self.errors:
             unique = {str(e): e for e in self.errors}  # a broken definition fails at every use
             raise ErrorList(sorted(unique.values(), key=lambda e: (e.pos.line, e.pos.col)))
@@ -358,7 +359,9 @@ class _Builder:
             cells=tuple(c for t in targets.values() for c in t.cells), ranking=ranking, columns=columns,
             also_known_as={lang: tuple(str(n) for n in (d.get("also_known_as") or {}).get(lang, ()))
                            for lang in LANGUAGES},
-            counters=self._used_counters(counters, flow, bonuses, ranking, [b.score for b in boxes.values()] + [end_if]),
+            counters=self._used_counters(counters, flow, bonuses, ranking,
+                                         [b.score for b in boxes.values()] + [end_if, ahead_if]),
+            ahead_if=ahead_if,
         )
         from .soundness import check_soundness  # it scores rolls, so it needs the built model
         problems = check_soundness(model)
@@ -455,13 +458,30 @@ class _Builder:
         w = self.data.get("winner")
         if not isinstance(w, Node):
             return None
-        score = self._compile(w["score"], "number", {"sheet", "counter"}, "the final score", w.value_pos["score"])
+        score = self._compile(w["score"], "number", {"sheet", "counter"}, "the final score",
+                              w.value_pos["score"]) if "score" in w else None
         breaks = []
         for t in w.get("tie_breaks", []):
             c = self._compile(t["score"], "number", {"sheet", "counter"}, "a tie-break", t.value_pos["score"])
             if c:
                 breaks.append((self._text(t["name"]), c))
+        if "score" not in w:
+            return None  # ranked by the grand total (perhaps with ahead_if)
+        if "name" not in w:
+            self.fail("a final score needs a name (winner.name)", w.pos)
+            return None
         return Ranking(self._text(w["name"]), score, tuple(breaks)) if score else None
+
+    def _ahead_if(self) -> Compiled | None:
+        """`winner.ahead_if`: who ranks first at the end (None: nobody is put ahead, also when the
+        chosen options make it always false)."""
+        w = self.data.get("winner")
+        if not isinstance(w, Node) or "ahead_if" not in w:
+            return None
+        c = self._compile(w["ahead_if"], "bool", {"sheet", "counter"}, "the winner's ahead_if", w.value_pos["ahead_if"])
+        if c is not None and not c.deps:
+            return None if c(Context()) is False else c
+        return c
 
     # texts ---------------------------------------------------------------
     def _text(self, node) -> dict[str, str]:

@@ -233,6 +233,7 @@ class Model:
     also_known_as: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang → other names of the game
     counters: tuple[Counter, ...] = ()  # numbers that outlive a turn (only those the model reads or changes)
     dice_groups: tuple[DiceGroup, ...] = ()  # empty: one group of n_dice dice with `faces` faces
+    ahead_if: Compiled | None = None  # `winner.ahead_if`: players for whom it holds at the end rank first
 
     @property
     def groups(self) -> tuple[tuple[int, int], ...]:

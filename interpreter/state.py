@@ -468,6 +468,8 @@ class GameState:
                 dice = self._rolled(op, action)
             self.dice = dice
             self.kept = ()
+            if all_dice is not None:  # every die is rolled again: none stays set aside
+                self.held = ()
             self.roll_number += 1
             if op.next_leaf is not None:
                 self._op = op.next_leaf
@@ -961,13 +963,22 @@ class GameState:
         return rounds
 
     def ranking(self) -> list[tuple[int, str, int]]:
-        """(rank, player, total), best first; equal totals share a rank."""
+        """(rank, player, final score), best first; equal keys share a rank (a tie). The ranking alone
+        decides: players for whom the model's `winner.ahead_if` holds come first, then the final score
+        and tie-breaks; who ended the game has no say."""
         keys = self.final_scores()
         sign = 1 if self.model.winner == "lowest_total" else -1
-        order = sorted(range(len(self.players)), key=lambda p: (p != self.ended_by, [sign * k for k in keys[p]], p))
+        ahead = self.model.ahead_if
+        first = [False] * len(self.players)
+        if ahead is not None:
+            from .dsl.compiler import Context
+            first = [bool(ahead(Context(sheet=self.scorer.view(self.sheets[p]), counters=self.counters_of(p))))
+                     for p in range(len(self.players))]
+        full = [(not first[p], [sign * k for k in keys[p]]) for p in range(len(self.players))]
+        order = sorted(range(len(self.players)), key=lambda p: (full[p], p))
         out, rank = [], 0
         for i, p in enumerate(order):
-            if i == 0 or p == self.ended_by or keys[p] != keys[order[i - 1]] or order[i - 1] == self.ended_by:
+            if i == 0 or full[p] != full[order[i - 1]]:
                 rank = i + 1
             out.append((rank, self.players[p], keys[p][0]))
         return out

@@ -18,8 +18,13 @@ def points(dice, sheet=None, roll_number=2, model=MODEL):
 
 
 def ends(dice, roll_number, sheet=None, model=MODEL):
+    """Whether writing these dice ends the game: the write's effect notes a served generala, which
+    end_if reads."""
     scorer = Scorer(model)
-    return model.end_if(scorer.context(dice, sheet or {}, None, roll_number))
+    ctx = scorer.context(dice, sheet or {}, None, roll_number)
+    (effect,) = model.step("write").effects
+    counters = {"served_generala": effect.amount(ctx) if effect.when(ctx) else 0}
+    return model.end_if(scorer.context(dice, sheet or {}, None, roll_number, counters))
 
 
 def test_check_exits_0(cli):

@@ -51,18 +51,59 @@ def test_a_game_counter_is_read_by_a_box_score_and_a_write_rule():
     assert [state.totals(p)["total"] for p in range(2)] == [10 + 7 + 2, 9 + 10 + 7]
 
 
-def test_end_if_reads_a_game_counter(tmp_path):
+def test_end_if_reads_a_game_counter_and_the_ranking_decides_the_winner(tmp_path):
+    """The game ends with the second pair at the table; the player who wrote it has fewer points and
+    does not win (before, end_if crowned the writer whatever the totals)."""
     text = SHARED.read_text(encoding="utf-8").replace("flow:\n", "end_if: counter.pairs >= 2\n\nflow:\n", 1)
     path = tmp_path / "race.yaml"
     path.write_text(text, encoding="utf-8")
     state = GameState(load_model(path), ["a", "b"])
-    play(state, "roll 3 3", "stop", "write pair", "roll 4 5", "stop", "write chance", "roll 2 3", "stop")
+    play(state, "roll 3 3", "stop", "write pair", "roll 1 2", "stop", "write chance", "roll 5 6", "stop")
+    play(state, "write late")  # a: 10 + (11 + 2)
     assert not state.is_terminal()
-    play(state, "write late", "roll 6 6", "stop", "write pair")
-    assert state.is_terminal() and state.game_counters == {"pairs": 2}
+    play(state, "roll 1 1", "stop", "write pair")  # b: 3 + 10, the second pair: the game ends
+    assert state.is_terminal() and state.game_counters == {"pairs": 2} and state.ended_by == 1
+    assert state.ranking() == [(1, "a", 23), (2, "b", 13)]
+    assert state.returns() == [23, 13]
+
+
+def test_equal_final_scores_share_a_rank():
+    state = GameState(load_model(SHARED), ["a", "b"])
+    for _ in range(3):
+        play(state, "roll 1 2", "stop", "write chance" if "chance" not in state.sheets[state.player] else
+             ("write late" if "late" not in state.sheets[state.player] else "write pair"))
+        play(state, "roll 2 1", "stop", "write chance" if "chance" not in state.sheets[state.player] else
+             ("write late" if "late" not in state.sheets[state.player] else "write pair"))
+    assert state.is_terminal() and state.ranking() == [(1, "a", 6), (1, "b", 6)]
 
 
 def test_the_example_plays_with_every_bot(tmp_path):
     for bots in ("a:greedy,b:random", "a:strong,b:greedy"):
         code, out, err = cli("simulate", SHARED, "--players", bots, "--games", "20", "--jobs", "1", "--json")
         assert code == 0, err
+
+
+def _variant(tmp_path, source: Path, name: str, *replacements) -> Path:
+    text = source.read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_rolling_all_dice_after_a_locked_keep_frees_them(tmp_path):
+    """Ghost locks: `dice: all` after a `locked` keep rolls the set-aside dice again, so they are no
+    longer held (before, the next keep refused every choice: 'keep no dice of the roll ...')."""
+    path = _variant(tmp_path, EXAMPLES / "keep_rule.yaml", "ghost.yaml",
+                    ("              dice: unkept\n              name: {en: Roll the others",
+                     "              dice: all\n              name: {en: Roll the others"))
+    state = GameState(load_model(path), ["a"])
+    play(state, "roll 1 2 6", "keep 6")
+    assert state.held == (6,)
+    play(state, "roll 1 2 3")
+    assert state.held == ()
+    assert {str(a) for a in state.legal_actions()} == {"stop", "keep none"}
+    code, out, err = cli("simulate", path, "--players", "a:greedy,b:random", "--games", "30", "--jobs", "1", "--json")
+    assert code == 0, err

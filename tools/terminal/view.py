@@ -180,7 +180,8 @@ class View:
 
     def ranking(self, state: GameState) -> list[str]:
         lines = []
-        if state.ended_by is not None:
+        if state.ended_by is not None and state.ranking()[0][1] == state.players[state.ended_by] \
+                and state.model.ahead_if is not None:  # the ranking put them first (a sudden win)
             lines.append(self._("{player} ended the game at once and wins.", player=state.players[state.ended_by]))
         for rank, name, total in state.ranking():
             lines.append(self.t.ngettext("{rank}. {player}: {total} point", "{rank}. {player}: {total} points",
