@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .actions import Action, Roll, Write, parse_action
+from .actions import Action, Roll, Stop, Write, parse_action
 from .errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from .limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
 from .loader import _display, bundled_models, load_source, model_hash
@@ -91,6 +91,7 @@ class Event:
     action: Action
     points: int | None = None  # for writes
     bonus: int = 0
+    passed: bool = False  # a stop at a write step: the player wrote nothing (an optional write)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "move": str(self.action)}
@@ -128,10 +129,11 @@ class Game:
     def apply(self, action: Action) -> Event:
         """Apply an action for whoever is due; logs and tells listeners."""
         state = self.state
-        player = state.player
+        player = state.actor  # who decides now (at a step several players take, not only the active one)
+        step = state.step()
         bonus_before = sum(state.awards[player].values())
         state.apply(action)
-        event = Event(player, action)
+        event = Event(player, action, passed=isinstance(action, Stop) and step is not None and step.kind == "write")
         if isinstance(action, Write):
             event.points = state.sheets[player][state.last_cell]
             event.bonus = sum(state.awards[player].values()) - bonus_before

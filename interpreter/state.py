@@ -644,6 +644,7 @@ class GameState:
             for p in whose:
                 ctx = self.scorer.context(self.dice, sheet, box, self.roll_number)
                 ctx.counters = self.counters_of(me if p is None else p)
+                ctx.my_turn = me == self.player
                 if effect.when is not None and not effect.when(ctx):
                     continue
                 store = self.game_counters if p is None else self.counter_values[p]
@@ -658,6 +659,7 @@ class GameState:
             return True
         ctx = self.scorer.context(self.dice, self.sheets[self.actor], None, self.roll_number)
         ctx.counters = self.counters_of(self.actor)
+        ctx.my_turn = self.acting is None or self.acting == self.player
         return bool(rule(ctx))
 
     def _ask_next(self, op: Leaf) -> bool:

@@ -110,7 +110,7 @@ class Context:
     """What an expression can see while it is evaluated."""
 
     __slots__ = ("dice", "index", "counts", "sheet", "target", "roll_number", "kept", "held", "announced",
-                 "announced_column", "counters")
+                 "announced_column", "counters", "my_turn")
 
     def __init__(self, dice=(), index=0, counts=(), sheet=None, target=None, roll_number=0, kept=(), held=(),
                  announced=None, announced_column="", counters=None):
@@ -120,6 +120,7 @@ class Context:
         self.kept, self.held = kept, held  # a keep rule: the dice to keep, the dice set aside before
         self.announced, self.announced_column = announced, announced_column  # this turn's announcement
         self.counters = counters  # counter id → value (the player's own and the game's); None: the start values
+        self.my_turn = True  # the player acting is the one whose turn it is (see acting.py)
 
 
 @dataclass
@@ -285,6 +286,8 @@ class Compiler:
                 return lambda ctx: ctx.announced
             if name == "announced_column":
                 return lambda ctx: ctx.announced_column
+            if name == "my_turn":
+                return lambda ctx: ctx.my_turn
             return lambda ctx: ctx.roll_number
         if name in self.box_section:
             node.type = "box"

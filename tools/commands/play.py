@@ -123,7 +123,7 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
         if interactive and redraw:
             view.board(game.state)
         redraw = False
-        prompt = view._("{player}, your move (help for help): ", player=game.state.players[game.state.player])
+        prompt = view._("{player}, your move (help for help): ", player=game.state.players[game.state.actor])
         try:
             text = input(prompt) if interactive else sys.stdin.readline()
         except EOFError:  # Ctrl-D: stop playing, as 'quit' does

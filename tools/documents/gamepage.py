@@ -231,7 +231,9 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "objective": model.objective[lang] if model.objective else None,
         "end": describe.end_text(model, lang),
         "players": w.players(model.min_players, model.max_players),
-        "needs": [w.dice_needed(model.n_dice, model.faces), w.sheet_needed(len(model.boxes)), w._("a pen")],
+        "needs": ([w.group_needed(g.count, g.name[lang] if g.name else g.id, g.faces) for g in model.dice_groups]
+                  if model.grouped else [w.dice_needed(model.n_dice, model.faces)])
+        + [w.sheet_needed(len(model.boxes)), w._("a pen")],
         "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))]
         + [w.playing_time(playing_time(model, n), n) for n in sorted({model.min_players, min(2, model.max_players),
                                                                      min(4, model.max_players)})],

@@ -125,10 +125,13 @@ ROLL = {
     },
 }
 
-WHO = {
-    "en": "{{ 'the player' if solo else 'the current player' }}",
-    "de": "{{ 'wer spielt' if solo else 'wer am Zug ist' }}",
-    "nl": "{{ 'wie speelt' if solo else 'wie aan de beurt is' }}",
+WHO = {  # who takes a step (acting.py: by active, others or all)
+    "en": """{{ ('the player' if solo else 'every player in turn (the current player first)') if by == 'all'
+        else 'each other player' if by == 'others' else 'the player' if solo else 'the current player' }}""",
+    "de": """{{ ('wer spielt' if solo else 'jeder Spieler, zuerst der, der am Zug ist') if by == 'all'
+        else 'jeder Spieler, der nicht am Zug ist' if by == 'others' else 'wer spielt' if solo else 'wer am Zug ist' }}""",
+    "nl": """{{ ('wie speelt' if solo else 'elke speler, te beginnen bij wie aan de beurt is') if by == 'all'
+        else 'elke andere speler' if by == 'others' else 'wie speelt' if solo else 'wie aan de beurt is' }}""",
 }
 
 KEEP = {
@@ -182,9 +185,11 @@ WRITE = {
         "choice": "an open box, with the points it would score",
         "notes": """{%- for c in cols %} Column “{{ c.name }}”{% if c.mult != 1 %} counts {{ freq(c.mult) }}{% endif %}
 {%- if c.mult != 1 and c.order != 'free' %} and{% endif %}
-{%- if c.order == 'down' %} is filled from the top down{% elif c.order == 'up' %} is filled from the bottom up{% elif c.order == 'announced' %} takes only the box announced this turn{% endif %}.{% endfor %}
+{%- if c.order == 'down' %} is filled from the top down{% elif c.order == 'up' %} is filled from the bottom up{% elif c.order == 'announced' %} takes only the box announced this turn{% elif c.order == 'row' %} is crossed from the top down with skips: a cross closes every box above it{% endif %}.{% endfor %}
 {%- if announces %} If a box was announced this turn, the dice must be written there.{% endif %}
-{%- if scratch %} If no box may take the dice, {{ who }} crosses out an open box for 0 points.{% endif %}""",
+{%- if scratch %} If no box may take the dice, {{ who }} crosses out an open box for 0 points.{% endif %}
+{%- for r in rows %} The row “{{ r }}” is crossed from left to right: a cross closes every box to its left for good.{% endfor %}
+{%- if optional and by != 'active' %} Each of them may also write nothing.{% elif optional %} Writing nothing is {{ 'allowed only when the rule says so' if pass_rule else 'allowed too' }}.{% endif %}""",
         "sentence": """
 {{- who|capfirst }} writes the dice into an open box and scores what they are worth there; \
 {% if uses %}{{ 'the box' if boxes == 1 else 'each of the ' ~ num(boxes) ~ ' boxes' }} is filled {{ freq(uses) }}
@@ -198,9 +203,11 @@ WRITE = {
         "choice": "ein freies Feld, mit den Punkten, die es bringen würde",
         "notes": """{%- for c in cols %} Die Spalte „{{ c.name }}“{% if c.mult != 1 %} zählt {{ freq(c.mult) }}{% endif %}
 {%- if c.mult != 1 and c.order != 'free' %} und{% endif %}
-{%- if c.order == 'down' %} wird von oben nach unten gefüllt{% elif c.order == 'up' %} wird von unten nach oben gefüllt{% elif c.order == 'announced' %} nimmt nur das in diesem Zug angesagte Feld auf{% endif %}.{% endfor %}
+{%- if c.order == 'down' %} wird von oben nach unten gefüllt{% elif c.order == 'up' %} wird von unten nach oben gefüllt{% elif c.order == 'announced' %} nimmt nur das in diesem Zug angesagte Feld auf{% elif c.order == 'row' %} wird von oben nach unten mit Lücken angekreuzt: Ein Kreuz schließt jedes Feld darüber{% endif %}.{% endfor %}
 {%- if announces %} Wurde in diesem Zug ein Feld angesagt, muss der Wurf dort eingetragen werden.{% endif %}
-{%- if scratch %} Darf kein Feld den Wurf aufnehmen, streicht, {{ who }}, ein freies Feld mit 0 Punkten.{% endif %}""",
+{%- if scratch %} Darf kein Feld den Wurf aufnehmen, streicht, {{ who }}, ein freies Feld mit 0 Punkten.{% endif %}
+{%- for r in rows %} Die Reihe „{{ r }}“ wird von links nach rechts angekreuzt: Ein Kreuz schließt jedes Feld links davon für immer.{% endfor %}
+{%- if optional and by != 'active' %} Jeder von ihnen darf auch nichts eintragen.{% elif optional %} Nichts einzutragen ist {{ 'nur erlaubt, wenn die Regel es sagt' if pass_rule else 'ebenfalls erlaubt' }}.{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; \
 {% if uses %}{{ 'das Feld wird' if boxes == 1 else 'jedes der ' ~ num(boxes) ~ ' Felder wird' }} {{ freq(uses) }} ausgefüllt
@@ -214,9 +221,11 @@ WRITE = {
         "choice": "een open vakje, met de punten die het zou opleveren",
         "notes": """{%- for c in cols %} Kolom ‘{{ c.name }}’{% if c.mult != 1 %} telt {{ freq(c.mult) }}{% endif %}
 {%- if c.mult != 1 and c.order != 'free' %} en{% endif %}
-{%- if c.order == 'down' %} wordt van boven naar beneden ingevuld{% elif c.order == 'up' %} wordt van beneden naar boven ingevuld{% elif c.order == 'announced' %} neemt alleen het vakje dat deze beurt is aangekondigd{% endif %}.{% endfor %}
+{%- if c.order == 'down' %} wordt van boven naar beneden ingevuld{% elif c.order == 'up' %} wordt van beneden naar boven ingevuld{% elif c.order == 'announced' %} neemt alleen het vakje dat deze beurt is aangekondigd{% elif c.order == 'row' %} wordt van boven naar beneden met gaten aangekruist: een kruisje sluit elk vakje erboven{% endif %}.{% endfor %}
 {%- if announces %} Is deze beurt een vakje aangekondigd, dan moet de worp daar worden ingevuld.{% endif %}
-{%- if scratch %} Mag geen vakje de worp opnemen, dan schrapt {{ who }} een open vakje voor 0 punten.{% endif %}""",
+{%- if scratch %} Mag geen vakje de worp opnemen, dan schrapt {{ who }} een open vakje voor 0 punten.{% endif %}
+{%- for r in rows %} De rij ‘{{ r }}’ wordt van links naar rechts aangekruist: een kruisje sluit elk vakje links ervan voorgoed.{% endfor %}
+{%- if optional and by != 'active' %} Ieder van hen mag ook niets invullen.{% elif optional %} Niets invullen mag {{ 'alleen als de regel het zegt' if pass_rule else 'ook' }}.{% endif %}""",
         "sentence": """
 {{- who|capfirst }}, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; \
 {% if uses %}{{ 'het vakje' if boxes == 1 else 'elk van de ' ~ num(boxes) ~ ' vakjes' }} wordt {{ freq(uses) }} ingevuld

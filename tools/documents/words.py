@@ -102,6 +102,11 @@ class Words:
         return self.n_("%(count)s die with the faces 1 to %(faces)d", "%(count)s dice with the faces 1 to %(faces)d",
                        n, count=self.number(n), faces=faces)
 
+    def group_needed(self, n: int, name: str, faces: int) -> Markup | str:
+        """One group of dice that differ: how many, its name (“White dice”) and faces."""
+        return self.n_("%(count)s × %(name)s, with the faces 1 to %(faces)d", "%(count)s × %(name)s, with the faces 1 to %(faces)d",
+                       n, count=self.number(n), name=name, faces=faces)
+
     def sheet_needed(self, boxes: int) -> Markup | str:
         return self.n_("a score sheet for each player, with %(count)s box",
                        "a score sheet for each player, with %(count)s boxes", boxes, count=self.number(boxes))

@@ -117,7 +117,7 @@ def _snapshot(table: Table) -> dict[str, Any]:
     model = st.model
     step = st.step()
     terminal = st.is_terminal()
-    p = st.player
+    p = st.actor  # who decides now (at a step every player takes, not only the one whose turn it is)
     choices, can_write = [], False
     if step is not None and step.kind == "write":
         choices, can_write = st.write_choices(), True
@@ -154,6 +154,8 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "progress": [{k: list(v) for k, v in st.scorer.progress(st.sheets[i]).items()} for i in range(n)],
         "choices": [{"box": c.box, "points": c.points, "bonus": c.bonus} for c in choices],
         "can_write": can_write,
+        "can_pass": step is not None and step.kind == "write" and any(isinstance(a, Stop) for a in st.legal_actions()),
+        "active": None if terminal else st.player,
         "broken": table.broken,
         "hints": table.hints,
         "private": table.private,

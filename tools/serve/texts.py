@@ -38,6 +38,7 @@ def client_texts(lang: str) -> dict[str, object]:
         "turn_of": _("{player}'s turn"),
         "your_turn": _("Your turn, {player}"),
         "round": _("Round {n} of {total}"),
+        "pass": _("Write nothing"),
         "do_keep": _("Click the dice you want to keep, then roll again. Or write the dice into a box now."),
         "do_keep_no_stop": _("Click the dice you want to keep, then roll again."),
         "do_write": _("Choose a box for your dice: the grey numbers are what each box would score."),

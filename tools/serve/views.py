@@ -15,6 +15,9 @@ def model_info(model: Model, lang: str) -> dict[str, Any]:
         "name": model.name[lang],
         "n_dice": model.n_dice,
         "faces": model.faces,
+        # dice that differ: each group's name, count, faces and colour, in the order a roll lists them
+        "groups": [{"id": g.id, "name": g.name[lang] if g.name else g.id, "count": g.count, "faces": g.faces,
+                    "colour": g.colour} for g in model.dice_groups] if model.grouped else [],
         "winner": model.winner,
         "sections": [{"id": s.id, "name": s.name[lang], "total": s.total[lang] if s.total else None,
                       "boxes": [{"id": b, "name": model.boxes[b].name[lang], "rule": model.boxes[b].rule[lang],

@@ -17,6 +17,7 @@ COMMANDS = {"help", "?", "hint", "quit", "sheet"}
 # the words for each move, in every language (English works everywhere)
 VERBS = {
     "stop": {"s", "stop", "stopp", "stoppen"},
+    "pass": {"pass", "passen", "passe", "nichts", "pas", "niets"},
     "roll": {"r", "roll", "reroll", "würfeln", "wuerfeln", "gooi", "gooien"},
     "pos": {"p", "pos", "position", "positions", "positionen", "positie", "posities"},
     "keep": {"k", "keep", "behalten", "behalte", "halten", "houd", "houden"},
@@ -63,6 +64,8 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
         raise IllegalActionError("cannot read '{text}' here",
                                  hint="keep dice with 'keep 2 2 4' (faces) or 'pos 1 2 5' (positions), or 'stop'",
                                  text=text.strip())
+    if step.kind == "write" and step.optional and verb in ("pass", "stop") and len(words) == 1:
+        return [Stop()]  # write nothing (the engine says whether passing is allowed now)
     if step.kind == "write":
         name = " ".join(words[1:]) if verb == "write" and len(words) > 1 else " ".join(words)
         return [_write(box_from(name, state, lang), state, lang)]
@@ -132,7 +135,7 @@ def _write(box: str, state: GameState, lang: str, choices=None) -> Action:
     if state.announced is not None and box != state.announced:
         raise IllegalActionError("you announced {box}: the dice go there",
                                  box=target_name(state.model, state.announced, lang))
-    if not state.scorer.is_open(box, state.sheets[state.player]):
+    if not state.scorer.is_open(box, state.sheets[state.actor]):
         raise IllegalActionError("{box} is already filled", box=name)
     rule = state.step().rule if state.step().kind == "write" else _write_step(state).rule
     raise IllegalActionError("the rules do not let these dice go into {box} now",

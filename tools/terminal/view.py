@@ -54,6 +54,8 @@ class View:
             return self._("{player} rolls all dice again", player=who)
         if isinstance(a, Keep):
             return self._("{player} keeps {dice}", player=who, dice=_dice(a.dice))
+        if isinstance(a, Stop) and getattr(ev, "passed", False):
+            return self._("{player} passes", player=who)
         if isinstance(a, Stop):
             return self._("{player} stops rolling", player=who)
         if isinstance(a, Announce) and a.box is None:
@@ -77,7 +79,11 @@ class View:
         head += " — " + self._("{player}'s turn", player=state.players[state.player])
         self.console.rule(Text(head))
         self.console.print(self.sheet(state))
-        if state.dice:
+        if state.dice and model.grouped:  # dice that differ: each group by name, in its colour
+            self.console.print(self.group_dice(state))
+            if state.actor != state.player:
+                self.console.print(self._("{player} decides on this roll now.", player=state.players[state.actor]))
+        elif state.dice:
             dice = Text(self._("Dice:") + " ")
             kept = list(self.kept)
             for d in state.dice:  # the dice kept from the roll before are marked
@@ -104,10 +110,22 @@ class View:
                                           box=self.box_name(state, state.announced)))
             self.console.print(self._("Write the dice into a box: its name or its number (the green ones may take them)."))
 
+    def group_dice(self, state: GameState) -> Text:
+        """The dice group by group: “White dice: 3 5   Red die: 2 …”, each die in its group's colour."""
+        from ...interpreter.dice import group_slices
+        line = Text()
+        for group, where in zip(state.model.dice_groups, group_slices(state.model.groups)):
+            line.append((group.name[self.lang] if group.name else group.id) + ": ")
+            for d in state.dice[where]:
+                line.append(f" {d} ", style=_die_style(group.colour))
+                line.append(" ")
+            line.append("  ")
+        return line
+
     def sheet(self, state: GameState) -> Table:
         """Every player's sheet; for the player to move, what each open box would score now."""
         model = state.model
-        me = state.player
+        me = state.actor
         would = {}
         if not state.is_terminal() and state.dice and len(state.dice) == model.n_dice:
             step = state.step()
@@ -187,6 +205,19 @@ class View:
             lines.append(self.t.ngettext("{rank}. {player}: {total} point", "{rank}. {player}: {total} points",
                                          total).format(rank=rank, player=name, total=total))
         return lines
+
+
+def _die_style(colour: str | None) -> str:
+    """A die drawn in its group's colour (a colour the terminal does not know: plain)."""
+    from rich.color import Color, ColorParseError
+    if colour:
+        for name in (colour, colour + "1"):  # rich calls gold "gold1"
+            try:
+                Color.parse(name)
+                return f"bold reverse {name}"
+            except ColorParseError:
+                pass
+    return "bold reverse"
 
 
 def _dice(dice) -> str:

@@ -110,18 +110,21 @@
   // drawing ------------------------------------------------------------------------
   const SVG = "http://www.w3.org/2000/svg";
   const PIP_AT = {1: [20, 20], 2: [50, 20], 3: [80, 20], 4: [20, 50], 5: [50, 50], 6: [80, 50], 7: [20, 80], 8: [50, 80], 9: [80, 80]};
-  function dieFace(face) {
+  function dieFace(face, colour) {
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", "0 0 100 100");
     svg.setAttribute("aria-hidden", "true");
     const rect = document.createElementNS(SVG, "rect");
     for (const [k, v] of Object.entries({x: 3, y: 3, width: 94, height: 94, rx: 16, class: "face"})) rect.setAttribute(k, v);
+    if (colour) rect.setAttribute("style", "fill:" + colour);  // a die of a group of dice that differ
+    const light = !colour || ["white", "gold", "yellow", "#ffffff"].includes(colour);
     svg.append(rect);
     if (PIPS[face] && M.faces <= 6) {
       for (const c of PIPS[face]) {
         const dot = document.createElementNS(SVG, "circle");
         dot.setAttribute("cx", PIP_AT[c][0]); dot.setAttribute("cy", PIP_AT[c][1]); dot.setAttribute("r", 9.5);
         dot.setAttribute("class", "pip");
+        if (!light) dot.setAttribute("style", "fill:white");
         svg.append(dot);
       }
     } else {
@@ -139,9 +142,19 @@
                             "data-face": face, "data-index": i, "data-focus": "die-" + i,
                             "aria-pressed": opts.held ? "true" : "false",
                             "aria-label": fmt(T.die_n, {n: i + 1, face}), disabled: !opts.active});
-    b.append(dieFace(face));
+    b.append(dieFace(face, groupColour(i)));
     if (opts.held) b.append(el("span", {class: "held-label", text: T.kept}));
     return b;
+  }
+
+  // dice that differ (groups): the colour of the die at place i, from the model's groups in order
+  function groupColour(i) {
+    let start = 0;
+    for (const g of (M.groups || [])) {
+      if (i < start + g.count) return g.colour || null;
+      start += g.count;
+    }
+    return null;
   }
 
   function drawDice(me) {
@@ -321,6 +334,10 @@
     if (state.step.kind === "keep") {
       roll.hidden = false;
       roll.textContent = fmt(one(T.roll, state.rolls_left), {n: state.rolls_left});
+      roll.disabled = busy;
+    } else if (state.step.kind === "write" && state.can_pass) {  // an optional write: writing nothing
+      roll.hidden = false;
+      roll.textContent = T.pass;
       roll.disabled = busy;
     } else {
       roll.hidden = true;
@@ -518,6 +535,7 @@
     if (ws && ws.readyState === 1) ws.send(JSON.stringify({type: "select", dice: [...selected]}));
   }
   async function roll() {
+    if (state.step && state.step.kind === "write") { await send("stop"); return; }  // the pass button
     const faces = keptFaces();
     await send(faces.length ? "keep " + faces.join(" ") : "keep none");
   }
