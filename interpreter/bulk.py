@@ -35,6 +35,7 @@ from .model import Model
 BLOCK = 2000  # games per block (one generator per block)
 PLAN_CHUNK = 512  # new states planned per numpy batch
 CACHE_BYTES = 256 * 2**20  # the plan cache's memory bound per bot kind
+DENSE_SLOTS = 1 << 24  # up to this many states, plans are found through an array over every state
 KINDS = ("greedy", "optimal")
 RANDOM = "random"  # uniformly random legal actions: played in bulk where asked for (`allow_random`)
 
@@ -89,6 +90,7 @@ class Plans:
         self.box = np.zeros((0, self.R), dtype=np.int16)
         self.keepv = np.zeros((0, space.rerolls, self.K + 1))  # keep values per layer, -inf at K
         self.index: dict[int, int] = {}
+        self.dense: np.ndarray | None = None  # slot per state, where the states are few enough (DENSE_SLOTS)
         self.used = 0
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
         self.candidates = np.ascontiguousarray(tt.sub_index[:, ::-1])
@@ -128,6 +130,8 @@ class Plans:
 
     def slots(self, states: np.ndarray) -> np.ndarray:
         """The slot of each state (an array of state indexes), planning those not cached."""
+        if self.space.entries <= DENSE_SLOTS:
+            return self._dense_slots(states)
         unique, inverse = np.unique(states, return_inverse=True)
         index = self.index
         if len(index) + len(unique) > self.capacity:  # the memory bound: start over
@@ -152,6 +156,27 @@ class Plans:
             for s, slot in zip(new_states.tolist(), range(start, start + len(new_states))):
                 index[s] = slot
         return slot_of[inverse]
+
+    def _dense_slots(self, states: np.ndarray) -> np.ndarray:
+        """`slots` through an array over every state (-1: not planned), no dictionary."""
+        if self.dense is None:
+            self.dense = np.full(self.space.entries, -1, dtype=np.int64)
+        slot = self.dense[states]
+        missing = slot < 0
+        if missing.any():
+            new_states = np.unique(states[missing])
+            if self.used + len(new_states) > self.capacity:  # the memory bound: start over
+                self.dense.fill(-1)
+                self.used = 0
+                new_states = np.unique(states)
+            self._grow(len(new_states))
+            start = self.used
+            for lo in range(0, len(new_states), PLAN_CHUNK):
+                self._plan(new_states[lo:lo + PLAN_CHUNK], start + lo)
+            self.used += len(new_states)
+            self.dense[new_states] = np.arange(start, start + len(new_states))
+            slot = self.dense[states]
+        return slot
 
     def decode(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(masks, features) of state indexes (mask * F + features in mixed radix)."""
@@ -315,6 +340,7 @@ class SeatGames:
     points: np.ndarray
     bonus: np.ndarray
     rolls: np.ndarray
+    final: np.ndarray | None = None  # the final state of each game (the solver's index), where known
 
 
 class Dice:
@@ -375,12 +401,22 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
     bonus = np.zeros((games, plans.nb), dtype=np.int64)
     rolls = np.zeros(games, dtype=np.int64)
     rows = np.arange(games)
+    from . import lockstep
+    fast = lockstep.compiled() is not None
     for _ in range(n_boxes):
         slot = plans.slots(states)
         roll = dice.roll_all(rng.random(games))
         rolls += 1
+        if fast:  # the keeps and rerolls compiled, from the same numbers in the same order
+            U = np.empty((rerolls, games))
+            for j in range(rerolls):
+                U[j] = rng.random(games)
+            roll = lockstep.turn(plans, dice, slot, roll, U, can_stop, rolls)
+            rerolls_left = 0
+        else:
+            rerolls_left = rerolls
         stopped = np.zeros(games, dtype=bool)
-        for j in range(rerolls, 0, -1):
+        for j in range(rerolls_left, 0, -1):
             keep = plans.keeps(slot, j, roll)
             every = plans.space.tt.roll_as_keep[roll]  # keeping every die
             if can_stop:  # a game that kept every die has stopped rolling: it keeps them to the end
@@ -394,7 +430,7 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
         got, extra, states = plans.write(states, box, roll)
         points[rows, box] = got
         bonus += extra.T
-    return SeatGames(points, bonus, rolls)
+    return SeatGames(points, bonus, rolls, states)
 
 
 def _play_random(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) -> SeatGames:
@@ -443,7 +479,7 @@ def _play_random(plans: Plans, dice: Dice, games: int, rng: np.random.Generator)
         got, extra, states = plans.write(states, box, roll)
         points[rows, box] = got
         bonus += extra.T
-    return SeatGames(points, bonus, rolls)
+    return SeatGames(points, bonus, rolls, states)
 
 
 _PLANS: dict[tuple[str, str], Plans] = {}
@@ -476,29 +512,38 @@ def play_block(model: Model, kinds: list[str], games: int, seed: int, block: int
 
 
 def results(model: Model, blocks: list[list[SeatGames]], names: list[str]):
-    """The games as `simulate.Result`s (totals and ranks by the model's own scorer)."""
+    """The games as a sequence of `simulate.Result`s (`columns.Columns`: arrays, a Result built only
+    when one is read): totals and bonuses the model's own scorer gives, ranks from the totals."""
+    from .columns import Columns, ranks_of, seat_totals
     from .scoring import Scorer
-    from .simulate import Result
     scorer = Scorer.for_model(model)
-    space_boxes = list(model.boxes)
-    write_ids = [b.id for b in model.bonuses if b.when == "write"]
-    bonus_ids = [b.id for b in model.bonuses]
-    lowest = model.winner == "lowest_total"
-    out = []
-    for seats in blocks:
-        per_seat = [(s.points.tolist(), s.bonus.tolist()) for s in seats]
-        for g in range(len(per_seat[0][0])):
-            sheets, bonuses, totals = [], [], []
-            for points, bonus in per_seat:
-                sheet = dict(zip(space_boxes, points[g]))
-                t = scorer.totals(sheet, dict(zip(write_ids, bonus[g])))
-                sheets.append(sheet)
-                bonuses.append({b: t[b] for b in bonus_ids})
-                totals.append(t["total"])
-            order = sorted(totals, reverse=not lowest)
-            ranks = [order.index(t) + 1 for t in totals]  # equal totals share a rank
-            out.append(Result(sheets, bonuses, totals, ranks))
-    return out
+    seats = len(names)
+    space = _space_of(model)
+    points, bonus, totals = [], [], []
+    for p in range(seats):
+        parts = [b[p] for b in blocks]
+        finals = [s.final for s in parts]
+        seat = SeatGames(np.concatenate([s.points for s in parts]) if parts else np.zeros((0, len(model.boxes)), dtype=np.int64),
+                         np.concatenate([s.bonus for s in parts]) if parts else np.zeros((0, 0), dtype=np.int64),
+                         np.concatenate([s.rolls for s in parts]) if parts else np.zeros(0, dtype=np.int64),
+                         np.concatenate(finals) if parts and all(f is not None for f in finals) else None)
+        t, b, _exact = seat_totals(model, scorer, space, seat)
+        points.append(seat.points)
+        bonus.append(b)
+        totals.append(t)
+    total = np.stack(totals, axis=1) if totals else np.zeros((0, 0), dtype=np.int64)
+    return Columns(list(model.boxes), [b.id for b in model.bonuses], points, bonus, total,
+                   ranks_of(total, model.winner == "lowest_total"))
+
+
+def _space_of(model: Model):
+    """The solver's space of the model (from a cached plan where there is one)."""
+    from .solver import Space, cache_key
+    key = cache_key(model)
+    for (k, _kind), plans in _PLANS.items():
+        if k == key:
+            return plans.space
+    return Space(model)
 
 
 def block_sizes(games: int) -> list[int]:

@@ -143,6 +143,9 @@ class Summary:
 
 
 def summarize(model: Model, seats: list[Seat], results: list[Result]) -> list[Summary]:
+    from .columns import Columns, summary_of
+    if isinstance(results, Columns) and len(results):  # bulk games: from the arrays
+        return [Summary(seat.name, seat.kind, len(results), **summary_of(model, p, results)) for p, seat in enumerate(seats)]
     out = []
     n = len(results)
     for p, seat in enumerate(seats):

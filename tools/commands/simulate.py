@@ -77,7 +77,7 @@ def run(args) -> int:
     summary = summarize(model, seats, results)
     if args.plot:
         from ..documents.histogram import histogram_svg
-        series = {f"{s.name} ({kind_name(s.kind, _)})": [r.totals[i] for r in results] for i, s in enumerate(seats)}
+        series = {f"{s.name} ({kind_name(s.kind, _)})": _totals_of(results, i) for i, s in enumerate(seats)}
         title = translator(lang).ngettext("{game}: {n} game", "{game}: {n} games", args.games).format(
             game=model.name[lang], n=number(args.games, lang))
         try:
@@ -121,3 +121,9 @@ def run(args) -> int:
                 share=percent(rate, lang), mean=number(s.bonus_mean[bonus], lang, 2)))
         console.print(table)
     return 0
+
+
+def _totals_of(results, seat: int) -> list[int]:
+    """One seat's totals, from the columns of bulk games where they are there."""
+    totals = getattr(results, "totals", None)
+    return totals[:, seat].tolist() if totals is not None else [r.totals[seat] for r in results]
