@@ -91,6 +91,7 @@ class Plans:
         self.keepv = np.zeros((0, space.rerolls, self.K + 1))  # keep values per layer, -inf at K
         self.index: dict[int, int] = {}
         self.dense: np.ndarray | None = None  # slot per state, where the states are few enough (DENSE_SLOTS)
+        self.keep: np.ndarray | None = None  # a policy table (policy.py): keep per (slot, rerolls left, roll)
         self.used = 0
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
         self.candidates = np.ascontiguousarray(tt.sub_index[:, ::-1])
@@ -157,12 +158,21 @@ class Plans:
                 index[s] = slot
         return slot_of[inverse]
 
+    def use_policy(self, tables) -> None:
+        """Read boxes and keeps from policy tables (policy.py) instead of planning."""
+        self.dense, self.box, self.keep = tables
+        self.used = len(self.box)
+
     def _dense_slots(self, states: np.ndarray) -> np.ndarray:
         """`slots` through an array over every state (-1: not planned), no dictionary."""
         if self.dense is None:
             self.dense = np.full(self.space.entries, -1, dtype=np.int64)
-        slot = self.dense[states]
+        slot = self.dense[states].astype(np.int64)
         missing = slot < 0
+        if missing.any() and self.keep is not None:  # a state the policy lacks: plan as they come
+            self.keep, self.dense, self.used = None, None, 0
+            self.box = np.zeros((0, self.R), dtype=np.int16)
+            return self._dense_slots(states)
         if missing.any():
             new_states = np.unique(states[missing])
             if self.used + len(new_states) > self.capacity:  # the memory bound: start over
@@ -485,8 +495,9 @@ def _play_random(plans: Plans, dice: Dice, games: int, rng: np.random.Generator)
 _PLANS: dict[tuple[str, str], Plans] = {}
 
 
-def plans_for(model: Model, kind: str) -> Plans:
-    """The cached plans of a bot kind on a model (optimal: from the solver's table)."""
+def plans_for(model: Model, kind: str, build_policy: bool = False) -> Plans:
+    """The cached plans of a bot kind on a model (optimal: from the solver's table, and from its
+    policy tables where they are stored; build_policy: build and store them if they are not)."""
     from .solver import _SPACE_ONLY, cache_key, solved, Space
     key = (cache_key(model), kind)
     if key not in _PLANS:
@@ -497,7 +508,33 @@ def plans_for(model: Model, kind: str) -> Plans:
             space = Space(model)
             values = np.zeros((1 << space.n) * space.F)
         _PLANS[key] = Plans(space, values)
+    if kind == "optimal" and _PLANS[key].keep is None and (build_policy or key not in _POLICY_TRIED):
+        _POLICY_TRIED.add(key)
+        _with_policy(model, _PLANS[key], build_policy)
     return _PLANS[key]
+
+
+_POLICY_TRIED: set = set()
+POLICY_GAMES = 50_000  # from this many games on, bulk play builds the policy tables first (about 2 solves' work)
+
+
+def _with_policy(model: Model, plans: Plans, build: bool) -> None:
+    """Policy tables for the optimal bot, read or built once beside the table, where they fit."""
+    from . import lockstep, policy
+    from .solver import cache_path
+    from .tablefile import BadTable, read_header
+    if not plans.planner.usable or lockstep.compiled_policy() is None or plans.space.entries > DENSE_SLOTS:
+        return
+    path = cache_path(model)
+    try:
+        digest = read_header(path).digest
+    except BadTable:
+        path, digest = None, ""
+    tables = policy.load(path, digest) if path is not None else None
+    if tables is None and build:
+        tables = policy.build(plans, path, digest)
+    if tables is not None:
+        plans.use_policy(tables)
 
 
 def play_block(model: Model, kinds: list[str], games: int, seed: int, block: int) -> list[SeatGames]:
@@ -555,6 +592,9 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
     """All games in blocks of BLOCK (block b from its own generator), over `jobs` processes."""
     sizes = block_sizes(games)
     done, out = 0, []
+    for kind in kinds:  # the table (and policy tables, for many games) read once, before any worker forks
+        if kind == "optimal":
+            plans_for(model, kind, build_policy=games >= POLICY_GAMES)
     if jobs <= 1 or len(sizes) == 1:
         for b, size in enumerate(sizes):
             out.append(play_block(model, kinds, size, seed, b))

@@ -50,7 +50,63 @@ def _turn(slot, roll, U, keepv, cand, every, can_stop, start, scum, out, grid, r
     return 0
 
 
+def _turn_policy(slot, roll, U, keep, cand, every, can_stop, start, scum, out, grid, rolls):  # pragma: no cover (compiled)
+    G = slot.shape[0]
+    L = U.shape[0]
+    for g in range(G):
+        s = slot[g]
+        r = roll[g]
+        stopped = False
+        for j in range(L, 0, -1):
+            if stopped:
+                k = every[r]
+            else:
+                k = cand[r, keep[s, j - 1, r]]
+                if can_stop and k == every[r]:
+                    stopped = True
+            if not stopped:
+                rolls[g] += 1
+            u = U[L - j, g]
+            cell = int(u * grid)
+            if cell > grid - 1:
+                cell = grid - 1
+            at = start[k, cell]
+            while scum[k, at] <= u:
+                at += 1
+            r = out[k, at]
+        roll[g] = r
+    return 0
+
+
+def _best_keeps(keepv, cand, keep):  # pragma: no cover (compiled)
+    S, L = keep.shape[0], keep.shape[1]
+    R, W = cand.shape
+    for s in range(S):
+        for j in range(L):
+            for r in range(R):
+                best = -np.inf
+                at = 0
+                for c in range(W):
+                    v = keepv[s, j, cand[r, c]]
+                    if v > best:
+                        best = v
+                        at = c
+                keep[s, j, r] = at
+    return 0
+
+
 _COMPILED = None
+_POLICY = None
+_BEST = None
+
+
+def best_keeps(keepv: np.ndarray, cand: np.ndarray, keep: np.ndarray) -> None:
+    """keep[s, j, r]: the position of the best of roll r's candidate keeps (the first on a tie)."""
+    global _BEST
+    if _BEST is None:
+        from .kernel import jit
+        _BEST = jit(_best_keeps, lambda nb: [nb.int64(nb.float64[:, :, ::1], nb.int64[:, ::1], nb.uint8[:, :, ::1])])
+    _BEST(keepv, cand, keep)
 
 
 def _signatures(numba):
@@ -71,11 +127,34 @@ def compiled():
     return _COMPILED or None
 
 
+def _policy_signatures(numba):
+    i64, f64, b1, i16, u8 = numba.int64, numba.float64, numba.boolean, numba.int16, numba.uint8
+    a1, a2 = i64[::1], i64[:, ::1]
+    keep = numba.types.Array(u8, 3, "C", readonly=True)  # a policy table read from a memory map
+    return [i64(a1, a1, f64[:, ::1], kp, a2, a1, b1, st[:, ::1], f64[:, ::1], a2, i64, a1)
+            for st in (i16, i64) for kp in (u8[:, :, ::1], keep)]
+
+
+def compiled_policy():
+    """The compiled turn that reads a policy table (policy.py), or None."""
+    global _POLICY
+    if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
+        return None
+    if _POLICY is None:
+        from .kernel import jit
+        _POLICY = jit(_turn_policy, _policy_signatures)
+    return _POLICY or None
+
+
 def turn(plans, dice, slot: np.ndarray, roll: np.ndarray, U: np.ndarray, can_stop: bool,
          rolls: np.ndarray) -> np.ndarray:
     """The final roll of each game's turn (`roll` is overwritten with it; `rolls` counts the rolls thrown)."""
-    kernel = compiled()
     space = plans.space
+    if plans.keep is not None:
+        compiled_policy()(slot, roll, U, plans.keep, plans.candidates, space.tt.roll_as_keep, bool(can_stop),
+                          dice.start, dice.scum, dice.out, dice.GRID, rolls)
+        return roll
+    kernel = compiled()
     kernel(slot, roll, U, plans.keepv, plans.candidates, space.tt.roll_as_keep, bool(can_stop), dice.start,
            dice.scum, dice.out, dice.GRID, rolls)
     return roll

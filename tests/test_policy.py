@@ -1,0 +1,62 @@
+"""Policy tables (interpreter/policy.py) and columnar results (interpreter/columns.py) of bulk play.
+
+The games played from the stored policy tables are the very games played from plans made as
+states come (the same boxes, keeps and rolls); the columns' totals and bonuses are the scorer's.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import bulk, load_model, policy
+from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.solver import cache_path
+
+
+@pytest.fixture(autouse=True)
+def solver_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    bulk._PLANS.clear()
+    bulk._POLICY_TRIED.clear()
+    yield
+    bulk._PLANS.clear()
+    bulk._POLICY_TRIED.clear()
+
+
+def _games(model, games):
+    blocks = bulk.run_games(model, ["optimal"], games, 11, 1)
+    return [np.concatenate([b[0].__dict__[k] for b in blocks]) for k in ("points", "bonus", "rolls")]
+
+
+@pytest.mark.parametrize("name", ["yacht", pytest.param("yahtzee", marks=pytest.mark.slow)])
+def test_games_from_the_policy_tables_are_the_planned_games(name):
+    model = load_model(name)
+    planned = _games(model, 3000)
+    assert bulk._PLANS[next(iter(bulk._PLANS))].keep is None  # few games: no policy tables built
+    bulk._PLANS.clear()
+    plans = bulk.plans_for(model, "optimal", build_policy=True)
+    assert plans.keep is not None and policy.load(cache_path(model), _digest(model)) is not None
+    again = _games(model, 3000)
+    for a, b in zip(planned, again):
+        assert np.array_equal(a, b)
+
+
+def _digest(model):
+    from rulebook.interpreter.tablefile import read_header
+    return read_header(cache_path(model)).digest
+
+
+def test_columns_totals_are_the_scorers():
+    model = load_model("yahtzee")
+    res = bulk.results(model, [bulk.play_block(model, ["optimal", "greedy"], 500, 2, 0)], ["a", "b"])
+    scorer = Scorer.for_model(model)
+    write_ids = [b.id for b in model.bonuses if b.when == "write"]
+    for g in range(0, 500, 7):
+        r = res[g]
+        for p in range(2):
+            bonus = {k: r.bonuses[p][k] for k in write_ids}
+            t = scorer.totals(r.sheets[p], bonus)
+            assert t["total"] == r.totals[p]
+            assert {b.id: t[b.id] for b in model.bonuses} == r.bonuses[p]
+        assert r.ranks == [1 + sum(o > t for o in r.totals) for t in r.totals]
+    assert res.totals.shape == (500, 2) and 200 < res.totals[:, 0].mean() < 300
