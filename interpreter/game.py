@@ -169,15 +169,19 @@ class Game:
         header = self.header()
         if self.state.to_json() != GameState(self.model, self.state.players).to_json():
             header["start"] = self.state.to_json()
-        try:
-            path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        try:  # a new file: never through a link (also a dangling one), never over another file
+            with _open_new(path, os.O_EXCL) as f:
+                f.write(json.dumps(header) + "\n")
+        except FileExistsError:
+            raise UsageError("{flag} {path} exists already; choose another file (nothing was overwritten)",
+                             flag="--log", path=path) from None
         except OSError as exc:
             raise UsageError("cannot write the log {path}: {reason}", path=path, reason=exc.strerror or exc) from None
         self.log_path = path
 
     def _log(self, record: dict[str, Any]) -> None:
         if self.log_path:
-            with self.log_path.open("a", encoding="utf-8") as f:
+            with _open_new(self.log_path, os.O_APPEND) as f:  # a link put in its place is not followed
                 f.write(json.dumps(record) + "\n")
         if self.save_path:
             self.save(self.save_path)
@@ -187,10 +191,11 @@ class Game:
                 "log": str(self.log_path.resolve()) if self.log_path else None}
         if self.lang:
             data["lang"] = self.lang
-        tmp = path.with_name(path.name + ".tmp")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, path)  # never leave a half-written save
+            with _open_new(tmp, os.O_EXCL) as f:
+                f.write(json.dumps(data))
+            os.replace(tmp, path)  # never leave a half-written save; a link there is replaced, not followed
         except OSError as exc:
             raise UsageError("cannot write the save file {path}: {reason}", path=path, reason=exc.strerror or exc) from None
 
@@ -245,6 +250,13 @@ class Game:
     def continue_log(self, path: Path) -> None:
         """Append to `path`, which the user named on the command line as the saved game's own log."""
         self.log_path = path
+
+
+def _open_new(path: Path, how: int):
+    """A text file opened for writing without following a link at `path`: `os.O_EXCL` makes a new
+    file, `os.O_APPEND` goes on with one."""
+    flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | how | (os.O_CREAT if how == os.O_EXCL else 0)
+    return os.fdopen(os.open(path, flags, 0o644), "w", encoding="utf-8")
 
 
 def _bot(kind: str, model: Model, rng: random.Random):

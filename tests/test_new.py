@@ -17,6 +17,8 @@ def test_new_copies_a_bundled_model_that_checks(cli, tmp_path):
 
 def test_new_keeps_the_text_and_links_the_schema(cli, tmp_path):
     dest = tmp_path / "sub" / "game.yaml"
+    assert cli("new", "yahtzee", str(dest), "--id", "house_rules")[0] == 2  # no folder is made on the way
+    dest.parent.mkdir()
     assert cli("new", "yahtzee", str(dest), "--id", "house_rules")[0] == 0
     text = dest.read_text(encoding="utf-8")
     original = bundled_models()["yahtzee"].read_text(encoding="utf-8")

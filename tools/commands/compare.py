@@ -10,6 +10,7 @@ from ...interpreter.errors import UsageError
 from ...interpreter.loader import load_model
 from ..i18n import number, percent, pick_language, translator
 from ..progress import progress_bar
+from .outputs import output_file, write_output
 
 
 def add_arguments(p) -> None:
@@ -22,6 +23,7 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
     p.add_argument("--plot", type=Path, default=None, help="write the distributions of final scores (.svg)")
+    p.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     p.add_argument("--no-cache", action="store_true", help="measure afresh and do not store the results")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="measure the variants as tasks of this Dask scheduler (e.g. tcp://host:8786): "
@@ -50,6 +52,8 @@ def run(args) -> int:
         raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
     lang = pick_language(args.lang)
     chosen = variants(args)
+    if args.plot is not None:  # checked before the games are played, not after
+        output_file(args.plot, "--plot", [Path(m.path) for _v, m in chosen], args.force)
     results = []
     if args.scheduler:  # every variant a task of the cluster (no progress bars: the workers play)
         results = compare(chosen, args.games, args.seed, None, not args.no_cache, args.scheduler)
@@ -65,8 +69,8 @@ def run(args) -> int:
         series = {f"{m.label} ({m.player})": m.totals for m in results}
         title = _("{game}: final scores in {games} games per variant").format(
             game=chosen[0][1].name[lang], games=number(args.games, lang))
-        args.plot.write_text(histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
-                             encoding="utf-8")
+        write_output(args.plot, histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
+                     "--plot", args.force)
     if args.json:
         out = {"games": args.games, "seed": args.seed, "variants": [_public(m) for m in results]}
         if args.plot:

@@ -9,7 +9,7 @@ from ...interpreter.errors import Message, UsageError
 from ..i18n import pick_language, translator
 from ...interpreter.loader import load_model
 from .options import add_option_argument, parse_options
-from .outputs import output_file
+from .outputs import output_file, write_output
 
 FORMATS = ("svg", "png", "dot")
 INSTALL_HINT = Message("install graphviz to draw it (apt install graphviz, brew install graphviz, "
@@ -54,7 +54,7 @@ def run(args) -> int:
         output_file(out, "-o", [Path(model.path)], args.force)
 
     if fmt == "dot":
-        _write(out, graph.source.encode("utf-8"), args.output == "-", lang=lang)
+        _write(out, graph.source.encode("utf-8"), args.output == "-", lang=lang, force=args.force)
         if shutil.which("dot") is None:
             _ = translator(lang).gettext
             print("rulebook: " + _("note: graphviz's 'dot' program is not installed; {hint}").format(hint=_(INSTALL_HINT.text)),
@@ -63,7 +63,7 @@ def run(args) -> int:
     if shutil.which("dot") is None:
         dot_file = out.with_suffix(".dot") if args.output != "-" else Path(f"{model.id}{kind}.{lang}.dot")
         output_file(dot_file, "-o", [Path(model.path)], args.force)
-        _write(dot_file, graph.source.encode("utf-8"), False, quiet=True)
+        _write(dot_file, graph.source.encode("utf-8"), False, quiet=True, force=args.force)
         raise UsageError("graphviz's 'dot' program is not installed, so only {dot_file} was written", INSTALL_HINT, dot_file=dot_file)
     try:
         if fmt == "svg":
@@ -73,11 +73,12 @@ def run(args) -> int:
             data = graph.pipe(format=fmt)
     except Exception as exc:  # graphviz.ExecutableNotFound, CalledProcessError: one line, not a traceback
         raise UsageError("dot could not draw the diagram: {reason}", reason=str(exc).splitlines()[0] if str(exc) else repr(exc)) from None
-    _write(out, data, args.output == "-", lang=lang)
+    _write(out, data, args.output == "-", lang=lang, force=args.force)
     return 0
 
 
-def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False, lang: str = "en") -> None:
+def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False, lang: str = "en",
+           force: bool = False) -> None:
     if to_stdout:
         try:
             sys.stdout.write(data.decode("utf-8"))
@@ -85,9 +86,6 @@ def _write(path: Path, data: bytes, to_stdout: bool, quiet: bool = False, lang: 
         except OSError as exc:  # a full disk (/dev/full) or a closed pipe: one line, not a traceback
             raise UsageError("cannot write to standard output: {reason}", reason=exc.strerror or exc) from None
         return
-    try:
-        path.write_bytes(data)
-    except OSError as exc:
-        raise UsageError("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc) from None
+    write_output(path, data, "-o", force)
     if not quiet:
         print(translator(lang).gettext("wrote {path}").format(path=path))

@@ -8,6 +8,7 @@ from pathlib import Path
 from ...interpreter.errors import ModelError, RulebookError, UsageError
 from ...interpreter.limits import read_untrusted
 from ...interpreter.loader import SCHEMA_PATH, load_source, resolve
+from .outputs import write_output
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -56,6 +57,10 @@ def run(args) -> int:
         raise UsageError("{dest} already exists", "choose another name, or overwrite it with --force", dest=dest)
     if dest.is_dir():
         raise UsageError("{dest} is a folder", dest=dest)
+    folder = dest.parent if str(dest.parent) else Path(".")
+    if not folder.is_dir():  # never made on the way: a mistyped folder is a mistake, not a wish
+        raise UsageError("the folder {folder} does not exist", "make it first, or name a file in a folder that exists",
+                         folder=folder)
     new_id = args.id or id_from_path(dest)
     if not ID_PATTERN.match(new_id):
         raise UsageError("--id: '{new_id}' is not a valid id (lowercase letters, digits and _; starts with a letter)", new_id=new_id)
@@ -64,11 +69,7 @@ def run(args) -> int:
         load_source(text, str(dest))  # the copy must load exactly like the original
     except RulebookError as exc:
         raise UsageError("the copy of {model} does not load: {reason}", model=args.model, reason=exc.msg) from None
-    try:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError("cannot write {dest}: {reason}", dest=dest, reason=exc.strerror or exc) from None
+    write_output(dest, text, "new", args.force)
     from ..i18n import pick_language, translator
     _ = translator(pick_language()).gettext
     print(_("wrote {path} (a copy of {model}, id {id})").format(path=dest, model=source_path.stem, id=new_id))

@@ -66,3 +66,46 @@ def output_folder(path: Path, ours: Iterable[str], inputs: Iterable[Path] = (), 
             if _same(path / name, Path(source)):
                 raise UsageError("-o {out} would overwrite the input {path}", out=path, path=source)
     return path
+
+
+# writing: no link followed, nothing overwritten that was not checked ------------------------------
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _refuse(flag: str, path: Path, exc: OSError):
+    import errno
+    if exc.errno == errno.EEXIST:
+        return UsageError("{flag} {path} exists already (nothing was overwritten)", "add --force to replace it",
+                          flag=flag, path=path)
+    if exc.errno in (errno.ELOOP, errno.EMLINK):
+        return UsageError("{flag} {path} is a symbolic link; write to the file itself", flag=flag, path=path)
+    return UsageError("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc)
+
+
+def open_output(path: Path, flag: str, force: bool = False, append: bool = False) -> int:
+    """A file descriptor to write `path`: never through a symbolic link (also a dangling one, or one
+    planted after the check), a new file unless `force` (then truncated) or `append` (an existing
+    regular file of ours, written at its end). UsageError in one line otherwise."""
+    mode = os.O_WRONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+    mode |= os.O_APPEND if append else os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+    try:
+        fd = os.open(path, mode, 0o644)
+    except OSError as exc:
+        raise _refuse(flag, path, exc) from None
+    import stat
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError("{flag} {path} is not a regular file (a device, a pipe or a socket)", flag=flag, path=path)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def write_output(path: Path, data: bytes | str, flag: str, force: bool = False) -> None:
+    """Write `data` to `path` as `open_output` allows (text as UTF-8)."""
+    fd = open_output(path, flag, force)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+    except OSError as exc:
+        raise UsageError("cannot write {path}: {reason}", path=path, reason=exc.strerror or exc) from None

@@ -103,7 +103,7 @@ def _study(model, seats, view: View) -> None:
 
 
 def _refuse_overwrite(path: Path | None, flag: str, resumable: bool = False) -> None:
-    if path is not None and path.exists() and (not path.is_file() or path.stat().st_size > 0):
+    if path is not None and (path.exists() or path.is_symlink()):  # an empty file, a dangling link: not ours
         if resumable:
             raise UsageError("{flag} {path} exists already; continue it with --resume, or choose another file "
                              "(nothing was overwritten)", flag=flag, path=path)

@@ -11,7 +11,7 @@ from ...interpreter.loader import load_model
 from ...interpreter.simulate import run_games, summarize
 from ..terminal.names import target_name
 from .options import add_option_argument, parse_options
-from .outputs import output_file
+from .outputs import output_file, write_output
 from ..i18n import number, percent, pick_language, translator
 from ..progress import progress_bar
 
@@ -80,11 +80,8 @@ def run(args) -> int:
         series = {f"{s.name} ({kind_name(s.kind, _)})": _totals_of(results, i) for i, s in enumerate(seats)}
         title = translator(lang).ngettext("{game}: {n} game", "{game}: {n} games", args.games).format(
             game=model.name[lang], n=number(args.games, lang))
-        try:
-            args.plot.write_text(histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
-                                 encoding="utf-8")
-        except OSError as exc:
-            raise UsageError("cannot write {path}: {reason}", path=args.plot, reason=exc.strerror or exc) from None
+        write_output(args.plot, histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
+                     "--plot", args.force)
     if args.json:
         print(json.dumps({"games": args.games, "seed": args.seed, "players": [s.__dict__ for s in summary]}, indent=1))
         return 0

@@ -29,7 +29,7 @@ from ...interpreter.scoring import Scorer
 from ..i18n import translator
 from .gamefacts import SECONDS_PER_ROLL, playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
 from .gamepage import game_context, worked_example
-from .sitefiles import FORMATS, Site, check_site
+from .sitefiles import FORMATS, Site, check_site, write_tree
 from .templatecache import bytecode_cache
 from .words import QUOTES, Words, die_svg
 
@@ -163,14 +163,6 @@ def build_site(models: Iterable[Model], langs: Iterable[str] = LANGUAGES, fmt: s
 
 
 def write_site(files: dict[str, str], outdir: Path) -> list[Path]:
-    """Write the files under `outdir` (created if needed); returns the paths written."""
-    written = []
-    try:
-        for name, text in files.items():
-            path = outdir / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-    except OSError as exc:
-        raise UsageError("cannot write the pages to {outdir}: {reason}", outdir=outdir, reason=exc.strerror or exc) from None
-    return written
+    """Write the files under `outdir` (created if needed; no link planted there is followed,
+    `sitefiles.write_tree`); returns the paths written."""
+    return write_tree(outdir, files)
