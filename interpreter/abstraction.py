@@ -65,6 +65,9 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
         if step.kind == "write" and (step.by != "active" or step.optional):
             raise NotSolvable("the solver cannot read a write that other players take or that may be passed "
                               "(step '{step}')", step.pos, step=step.id)
+    if model.end_if is not None:
+        raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
+                          model.end_if.text.pos)
     if model.counters:  # numbers that outlive a turn are not part of the solver's state
         counter = model.counters[0]
         raise NotSolvable("the solver cannot follow counters such as '{counter}', whose values outlive a turn",
@@ -101,9 +104,6 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
     if not relaxed and any(c.order not in ("free", "down", "up") for c in model.columns):
         raise NotSolvable("the solver reads columns filled in any order, top down or bottom up, not columns whose "
                           "box is announced", model.flow.pos)
-    if model.end_if is not None:
-        raise NotSolvable("end_if can end the game early; the solver maximizes the final score of a full sheet",
-                          model.end_if.text.pos)
     stops = {s.can_stop for s in middle[::2]}
     if len(stops) > 1:
         raise NotSolvable("the solver needs every keep step of a turn to allow stopping, or none", turn.pos)

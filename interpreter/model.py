@@ -250,7 +250,7 @@ class Model:
     @property
     def simple_sheet(self) -> bool:
         """Every box takes one entry and there are no columns: cells, targets and boxes are the same."""
-        return len(self.cells) == len(self.boxes) and all(s.order == "free" for s in self.sections)
+        return not self.columns and len(self.cells) == len(self.boxes) and all(s.order == "free" for s in self.sections)
 
     def step(self, step_id: str) -> Step:
         return next(s for s in self.flow.walk() if s.id == step_id)

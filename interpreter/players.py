@@ -241,7 +241,8 @@ class PlannerBot:
         model = state.model
         tt = turn_tables(model.n_dice, model.faces)
         sheet, scorer = state.sheets[state.player], state.scorer
-        step = next(s for s in model.flow.walk() if s.kind == "write")
+        step = write_step_due(state)
+        counting = counting_targets(model)
         last = max_rerolls(model) + 1
         numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
         out = {}
@@ -251,7 +252,7 @@ class PlannerBot:
             table = np.full((len(targets), len(tt.rolls)), -np.inf)
             for k, dice in enumerate(tt.rolls):
                 for t, (c, _) in scorer.options_for(dice, sheet, rn, step, targets, counters).items():
-                    table[index[t], k] = c.points + c.bonus
+                    table[index[t], k] = c.points * counting[t] + c.bonus
             out[rn] = table
         return out
 
@@ -383,15 +384,33 @@ def immediate_table(state: GameState, roll_number: int | None = None) -> tuple[l
     tt = turn_tables(model.n_dice, model.faces)
     sheet = state.sheets[state.player]
     scorer = state.scorer
-    step = next(s for s in model.flow.walk() if s.kind == "write")
+    step = write_step_due(state)
     announced = state.announced  # this turn's write goes there
     open_boxes = [announced] if announced is not None else [t for t in model.targets if scorer.is_open(t, sheet)]
     row = {b: i for i, b in enumerate(open_boxes)}
     writable = scorer.writable(sheet, announced)  # the same for every roll
     counters = state.counters_of(state.player)  # what a score or write rule reading a counter sees
     rn = roll_number or max_rerolls(model) + 1
+    counting = counting_targets(model)
     table = np.full((len(open_boxes), len(tt.rolls)), -np.inf)
     for r, dice in enumerate(tt.rolls):
         for c, _ in scorer.options_for(dice, sheet, rn, step, writable, counters).values():
-            table[row[c.box], r] = c.points + c.bonus
+            table[row[c.box], r] = c.points * counting[c.box] + c.bonus
     return open_boxes, table
+
+
+def write_step_due(state: GameState):
+    """The write step this turn's dice go to next: the one due, else the first write after the step
+    due in the flow's order (a turn with two writes has two rules), else the model's first."""
+    steps = list(state.model.flow.walk())
+    now = state.step()
+    if now is not None and now.kind == "write":
+        return now
+    start = next((i for i, s in enumerate(steps) if s is now), 0)
+    return next((s for s in steps[start:] if s.kind == "write"), None) or next(s for s in steps if s.kind == "write")
+
+
+def counting_targets(model) -> dict[str, int]:
+    """Target → 1 if its points count towards the grand total, 0 for a `counts: false` section."""
+    counts = {s.id: s.counts for s in model.sections}
+    return {t.id: int(counts[model.boxes[t.box].section]) for t in model.targets.values()}

@@ -107,3 +107,49 @@ def test_rolling_all_dice_after_a_locked_keep_frees_them(tmp_path):
     assert {str(a) for a in state.legal_actions()} == {"stop", "keep none"}
     code, out, err = cli("simulate", path, "--players", "a:greedy,b:random", "--games", "30", "--jobs", "1", "--json")
     assert code == 0, err
+
+
+TWO_WRITES = (("  times: 2\n  name: {en: Game", "  times: 1\n  name: {en: Game"),
+              ("""          allowed: (target == sixes and 6 in dice) or (target == pair and dice[0] == dice[1])""",
+               """          allowed: target == sixes
+          otherwise: scratch
+        - id: roll_again
+          kind: roll
+          dice: all
+          name: {en: Roll again, de: Nochmals würfeln, nl: Opnieuw gooien}
+        - id: write_pair
+          kind: write
+          name: {en: Write the pair, de: Den Pasch eintragen, nl: Het paar invullen}
+          allowed: target == pair"""))
+
+
+def test_greedy_and_hint_read_the_write_step_that_is_due(tmp_path):
+    """A turn of two writes with rules of their own: at the second, the values are the second's
+    (before, the bots read the first write step's rule and found no box)."""
+    from rulebook.interpreter.bots import GreedyBot
+    path = _variant(tmp_path, EXAMPLES / "scratch.yaml", "two_writes.yaml", *TWO_WRITES)
+    state = GameState(load_model(path), ["a"])
+    play(state, "roll 6 2")
+    assert GreedyBot().write_values(state) == {"sixes": 6.0}
+    play(state, "write sixes", "roll 3 3")
+    assert state.step().id == "write_pair"
+    assert GreedyBot().write_values(state) == {"pair": 6.0}
+    assert GreedyBot().choose(state) == parse_action("write pair")
+
+
+def test_greedy_counts_no_points_of_a_section_that_does_not_count(tmp_path):
+    """Points written into a `counts: false` section are not part of the total: greedy values them at
+    0 (plus any write bonus), so it prefers a box whose points count."""
+    from rulebook.interpreter.bots import GreedyBot
+    path = _variant(tmp_path, EXAMPLES / "scratch.yaml", "uncounted.yaml",
+                    ("""      - id: pair
+        name: {en: Pair""", """  - id: memo
+    name: {en: Memo, de: Notiz, nl: Notitie}
+    counts: false
+    boxes:
+      - id: pair
+        name: {en: Pair"""))
+    state = GameState(load_model(path), ["a"])
+    play(state, "roll 6 6")
+    assert state.totals(0)["total"] == 0
+    assert GreedyBot().write_values(state) == {"sixes": 12.0, "pair": 0.0}

@@ -81,7 +81,8 @@ def test_the_strong_bot_prefers_the_part_where_a_roll_is_worth_most():
 
 
 def test_where_the_solver_cannot_read_the_model_the_strong_bot_plays_like_greedy():
-    """Generala's served win ends a game early (end_if): no parts to solve; the bot still plays."""
+    """Generala's served win (a counter read by end_if and the ranking) ends a game early: no parts to
+    solve; the bot still plays."""
     model = load_model("generala")
     bot = StrongBot(model)
     assert bot.parts == [] and "end_if" in str(bot.refused)
