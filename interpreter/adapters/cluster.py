@@ -7,7 +7,6 @@ process and text) and runs the very function a local run runs for the same block
 for a block of games played in bulk (block b from `numpy.random.default_rng([seed, b])`),
 `simulate.play_batch` for games played one by one (game i from `random.Random(seed + i)`),
 `compare.measure` for a variant. What comes back are the results (sheets, points, rolls, measures).
-Blocks are turned into per-game results on the worker, as `bulk.results` does locally.
 So one seed gives the same numbers on a cluster as on one machine, however many workers there are.
 Workers need rulebook installed (with its model files only for bundled names: the text travels).
 """
@@ -54,14 +53,12 @@ def loaded(source: str, file: str, options: tuple[tuple[str, str], ...]) -> Mode
     return load_source(source, file, dict(options))
 
 
-def bulk_block(text, seats, size: int, seed: int, block: int):
-    """One block of bulk games on a worker: `bulk.play_block`, as a local run plays it, turned into
-    results there too (`simulate.results_of_blocks`, game by game: the work is spread, not only the play)."""
+def bulk_block(text, kinds: list[str], size: int, seed: int, block: int):
+    """One block of bulk games on a worker: `bulk.play_block`, as a local run plays it (the arrays
+    come back; the client makes them results as a local run does, `bulk.results`)."""
     from .. import bulk
-    from ..simulate import results_of_blocks
     with _ONE_AT_A_TIME:
-        model = loaded(*text)
-        return results_of_blocks(model, [bulk.play_block(model, [s.kind for s in seats], size, seed, block)], seats)
+        return bulk.play_block(loaded(*text), kinds, size, seed, block)
 
 
 def game_batch(text, seats, seeds: list[int]):
@@ -98,6 +95,7 @@ def run_tasks(address: str, fn: Callable, tasks: list[tuple], progress: Callable
 def run_games(model: Model, seats, games: int, seed: int, address: str, progress=None, engine: str = "auto"):
     """`simulate.run_games` on a cluster: the same games, block by block or batch by batch."""
     from .. import bulk
+    from ..simulate import results_of_blocks
     text = carried(model)
     kinds = [s.kind for s in seats]
     if engine != "game" and bulk.unsupported(model, kinds) is None:
@@ -108,8 +106,8 @@ def run_games(model: Model, seats, games: int, seed: int, address: str, progress
             done[0] += sizes[i]
             if progress:
                 progress(done[0], games)
-        parts = run_tasks(address, bulk_block, [(text, seats, size, seed, b) for b, size in enumerate(sizes)], tick)
-        return [r for part in parts for r in part]
+        blocks = run_tasks(address, bulk_block, [(text, kinds, size, seed, b) for b, size in enumerate(sizes)], tick)
+        return results_of_blocks(model, blocks, seats)
     if engine == "bulk":
         raise UsageError(bulk.unsupported(model, kinds), hint="play them one by one with --engine game")
     seeds = [seed + i for i in range(games)]
