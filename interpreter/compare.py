@@ -164,16 +164,18 @@ def _bulk_play(model: Model, kinds: list[str], games: int, seed: int,
 
 def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[[int, int], None] | None = None,
                engine: str = "auto") -> Games:
-    """`games` solitaire games of one kind of player. engine "game": one by one through the engine,
+    """`games` solitaire games of one kind of player (for a game of at least two players, games of
+    the fewest it takes, all of that kind, measured on the first). engine "game": one by one through the engine,
     game i from seed + i; "bulk": all at once (greedy, optimal and random players where `bulk` takes
     the model); "auto": bulk where it can."""
-    if engine != "game" and bulk_reason(model, [kind]) is None:
+    seats = max(1, model.min_players)  # a game for at least two: the first of the fewest players it takes
+    if engine != "game" and seats == 1 and bulk_reason(model, [kind]) is None:
         results = _bulk_play(model, [kind], games, seed, update)
     else:
         bot = make_bot(kind, model, random.Random(seed))
         results = []
         for i in range(games):
-            results.append(_play(model, [bot], seed + i))
+            results.append(_play(model, [bot] * seats, seed + i))
             if update and (i % 10 == 9 or i == games - 1):
                 update(i + 1, games)
     totals = sorted(g.totals[0] for g in results)

@@ -153,3 +153,19 @@ def test_greedy_counts_no_points_of_a_section_that_does_not_count(tmp_path):
     play(state, "roll 6 6")
     assert state.totals(0)["total"] == 0
     assert GreedyBot().write_values(state) == {"sixes": 12.0, "pair": 0.0}
+
+
+def test_a_game_for_at_least_two_players_gets_pages_and_compare(tmp_path):
+    """Before, pages and compare played it alone ("Chicago is for 2 to 8 players, not 1")."""
+    path = _variant(tmp_path, ROOT / "rules/chicago.yaml", "chicago2.yaml",
+                    ("players: {min: 1, max: 8}", "players: {min: 2, max: 8}"))
+    code, out, err = cli("pages", path, "-o", tmp_path / "site")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "site").glob("chicago.*.html")) == [  # pages and blank sheets
+        "chicago.de.html", "chicago.de.sheet.html", "chicago.en.html", "chicago.en.sheet.html",
+        "chicago.nl.html", "chicago.nl.sheet.html"]
+    code, out, err = cli("compare", path, "--model", ROOT / "rules/chicago.yaml", "--games", "20", "--json")
+    assert code == 0, err
+    import json
+    first, second = json.loads(out)["variants"]
+    assert first["exact"] and abs(first["expected_score"] - 7.0) < 1e-9

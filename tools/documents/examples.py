@@ -130,12 +130,17 @@ def _last_roll(model: Model) -> int:
 
 
 def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns: int | None = None):
-    """Play one solitaire game (or its first `turns` turns): the state and every step of every turn."""
-    state = GameState(model, ["A"])
+    """Play one game (or the first `turns` turns of player A): the state and every step of A's turns;
+    alone where the model allows, else with the fewest players it takes."""
+    # a game for at least two players is played with the fewest it allows; the example follows A
+    state = GameState(model, ["A"] + [chr(ord("B") + i) for i in range(max(model.min_players, 1) - 1)])
     rng = random.Random(seed)
     player = SimplePlayer(model, fixed)
     steps: list[list[TurnStep]] = [[]]
     while not state.is_terminal():
+        if state.player != 0 or (state.current_player() not in (CHANCE, 0)):  # another player's move
+            state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else player.choose(state))
+            continue
         if state.current_player() == CHANCE:
             roll = state.sample_chance(rng)
             state.apply(roll)
