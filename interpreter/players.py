@@ -92,7 +92,8 @@ class PlannerBot:
         numbers = range(1, last + 1) if self.roll_dependent(state) else [last]
         made = {rn: self.write_table(state, rn) for rn in numbers}
         tables = {rn: t for rn, (_, t) in made.items()}
-        best = {rn: t.max(axis=0)[:, None] for rn, t in tables.items()}
+        # no box left to write this turn (a keep after the turn's last write): nothing more to gain
+        best = {rn: (t.max(axis=0) if len(t) else np.zeros(t.shape[1]))[:, None] for rn, t in tables.items()}
         stop = None
         if len(best) > 1 and can_stop:
             def stop(j):  # writing at once with j rerolls left

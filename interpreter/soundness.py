@@ -98,6 +98,8 @@ def writes_per_player(model: Model) -> int | None:
         loops = [s for s in turn.ancestors(step) if s.kind == "repeat"]
         if any(k.kind == "keep" and k.can_stop for loop in loops for k in loop.walk()):
             return None
+        if any(loop.condition is not None for loop in loops):  # a while: decides how many passes write
+            return None
         total += prod(s.times or 1 for s in loops)
     return rounds * total
 

@@ -175,6 +175,13 @@ class _Tables:
             emit(root, ())
         self.end = len(program)
         program.append([End])
+        # a turn whose writes vary (a while:, a stop inside a repeat of writes): once the player's
+        # sheet is full, the turn ends at its next write (the end of the each_player, its repeats reset)
+        each = next((s for s in root.walk() if s.kind == "each_player"), None)
+        from .soundness import writes_per_player
+        self.turn_end = (loop_end[each.id], tuple(self.slots[s.id] for s in each.walk() if s is not each and
+                                                  s.kind in _CONTAINERS)) \
+            if each is not None and each.id in loop_end and writes_per_player(self.model) is None else None
         for pc, path in self.paths.items():
             inner = max((d for d, (c, _) in enumerate(path) if c.kind == "repeat"), default=None)
             if inner is None:
@@ -740,6 +747,13 @@ class GameState:
         step = op.step
         sheet = self.sheets[self.actor]
         scorer = self.scorer
+        turn_end = self._t.turn_end
+        if turn_end is not None and len(sheet) == len(self.model.cells) and step.by == "active" and not step.optional:
+            pc, slots = turn_end  # a variable turn of a player whose sheet is full: it is over
+            for slot in slots:
+                self._counters[slot] = 0
+            self._run(pc)
+            return
         if step.otherwise == "scratch":
             self._plan = None
             self._options = {t: (Choice(t, 0, 0), ()) for t in self.model.targets

@@ -169,3 +169,50 @@ def test_a_game_for_at_least_two_players_gets_pages_and_compare(tmp_path):
     import json
     first, second = json.loads(out)["variants"]
     assert first["exact"] and abs(first["expected_score"] - 7.0) < 1e-9
+
+
+def _doubles(tmp_path) -> Path:
+    """A turn whose writes vary: a write, then a keep, repeated while the dice show a double."""
+    text = (EXAMPLES / "scratch.yaml").read_text(encoding="utf-8")
+    start = text.index("        - id: write\n")
+    body = text[start:].replace("\n        ", "\n            ")
+    body = "            " + body.lstrip()
+    text = text[:start] + """        - id: doubles
+          kind: repeat
+          times: 3
+          while: roll_number == 1 or dice[0] == dice[1]
+          name: {en: Doubles go on, de: Pasch geht weiter, nl: Dubbel gaat door}
+          steps:
+""" + body.rstrip("\n") + """
+            - id: keep
+              kind: keep
+              name: {en: Keep, de: Behalten, nl: Houden}
+            - id: reroll
+              kind: roll
+              dice: unkept
+              name: {en: Roll the others, de: Die anderen werfen, nl: Gooi de andere}
+"""
+    path = tmp_path / "doubles.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_variable_turn_checks_and_plays_with_every_bot(tmp_path):
+    """Before: check counted the most writes (4 for 2 entries) and refused; the greedy bot failed at
+    the keep after the turn's last write; a player with a full sheet was asked to write."""
+    path = _doubles(tmp_path)
+    code, out, err = cli("check", path)
+    assert code == 0, err
+    state = GameState(load_model(path), ["a", "b"])
+    play(state, "roll 3 3", "write pair")
+    assert state.step().id == "keep" and state.sheets[0] == {"pair": 6}
+    play(state, "keep 3", "roll 3")  # a double again: a second write in the same turn
+    assert state.step().id == "write" and state.player == 0
+    play(state, "write sixes", "keep 3", "roll 3")  # a's sheet is full: the turn ends at its next write
+    assert state.player == 1 and state.sheets[0] == {"pair": 6, "sixes": 0}
+    for bots in ("a:greedy,b:random", "a:strong,b:greedy,c:random"):
+        code, out, err = cli("simulate", path, "--players", bots, "--games", "30", "--jobs", "1", "--json")
+        assert code == 0, err
+    code, out, err = cli("pages", path, "-o", tmp_path / "site", "--lang", "en")
+    assert code == 0, err
+    assert "when every box is filled" not in (tmp_path / "site/scratch.en.html").read_text(encoding="utf-8")
