@@ -548,6 +548,41 @@ def play_block(model: Model, kinds: list[str], games: int, seed: int, block: int
     return out
 
 
+class _Draws:
+    """Uniform numbers for several blocks played as one: each block's share from its own generator,
+    in the order a block played alone draws them, so the games are the blocks' own."""
+
+    def __init__(self, rngs: list[np.random.Generator], sizes: list[int]):
+        self.rngs, self.sizes, self.games = rngs, sizes, sum(sizes)
+
+    def random(self, games: int) -> np.ndarray:
+        assert games == self.games
+        return np.concatenate([rng.random(n) for rng, n in zip(self.rngs, self.sizes)])
+
+
+def play_blocks(model: Model, kinds: list[str], sizes: list[int], seed: int, first: int) -> list[list[SeatGames]]:
+    """Blocks first, first + 1, … (of these sizes) played in one lockstep: the games of
+    `play_block` for each, with the Python work of a turn shared by all of them."""
+    if len(sizes) == 1:
+        return [play_block(model, kinds, sizes[0], seed, first)]
+    draws = _Draws([np.random.default_rng([seed, first + i]) for i in range(len(sizes))], sizes)
+    seats = []
+    for kind in kinds:
+        plans = plans_for(model, "greedy" if kind == RANDOM else kind)
+        play = _play_random if kind == RANDOM else play_seat
+        seats.append(play(plans, dice_for(plans.space.tt), draws.games, draws))
+    cuts = np.cumsum(sizes)[:-1]
+
+    def parts(a):
+        return np.split(a, cuts) if a is not None else [None] * len(sizes)
+
+    split = [list(zip(parts(sg.points), parts(sg.bonus), parts(sg.rolls), parts(sg.final))) for sg in seats]
+    return [[SeatGames(*seat[i]) for seat in split] for i in range(len(sizes))]
+
+
+GROUP = 50  # blocks played in one lockstep (100,000 games)
+
+
 def results(model: Model, blocks: list[list[SeatGames]], names: list[str]):
     """The games as a sequence of `simulate.Result`s (`columns.Columns`: arrays, a Result built only
     when one is read): totals and bonuses the model's own scorer gives, ranks from the totals."""
@@ -595,10 +630,12 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
     for kind in kinds:  # the table (and policy tables, for many games) read once, before any worker forks
         if kind == "optimal":
             plans_for(model, kind, build_policy=games >= POLICY_GAMES)
+    group = max(1, min(GROUP, -(-len(sizes) // (4 * max(jobs, 1)))))  # a few groups per worker
+    groups = [(sizes[b:b + group], b) for b in range(0, len(sizes), group)]
     if jobs <= 1 or len(sizes) == 1:
-        for b, size in enumerate(sizes):
-            out.append(play_block(model, kinds, size, seed, b))
-            done += size
+        for part_sizes, b in groups:
+            out.extend(play_blocks(model, kinds, part_sizes, seed, b))
+            done += sum(part_sizes)
             if progress:
                 progress(done, games)
         return out
@@ -608,9 +645,9 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
     global _FORKED
     _FORKED = model
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for part in pool.imap(_forked_block, [(kinds, size, seed, b) for b, size in enumerate(sizes)]):
-            out.append(part)
-            done += len(part[0].points)
+        for part in pool.imap(_forked_block, [(kinds, part_sizes, seed, b) for part_sizes, b in groups]):
+            out.extend(part)
+            done += sum(len(p[0].points) for p in part)
             if progress:
                 progress(done, games)
     return out
@@ -620,5 +657,5 @@ _FORKED: Model | None = None  # the model, inherited by forked workers (no reloa
 
 
 def _forked_block(args):
-    kinds, size, seed, block = args
-    return play_block(_FORKED, kinds, size, seed, block)
+    kinds, sizes, seed, block = args
+    return play_blocks(_FORKED, kinds, sizes, seed, block)

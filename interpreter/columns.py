@@ -71,7 +71,7 @@ def seat_totals(model, scorer, space, seat) -> tuple[np.ndarray, np.ndarray, boo
         ends = np.empty((len(states), len(bonus_ids)), dtype=np.int64)
         ok = True
         for k in range(len(states)):
-            for g in {int(first[k]), int(last[k])}:
+            for g in dict.fromkeys((int(first[k]), int(last[k]))):  # (the first game first)
                 t = score(g)
                 r = t["total"] - int(counted[g]) - int(written[g])
                 e = [t[b] for b in bonus_ids]
