@@ -35,7 +35,9 @@ def test_games_from_the_policy_tables_are_the_planned_games(name):
     assert bulk._PLANS[next(iter(bulk._PLANS))].keep is None  # few games: no policy tables built
     bulk._PLANS.clear()
     plans = bulk.plans_for(model, "optimal", build_policy=True)
-    assert plans.keep is not None and policy.load(cache_path(model), _digest(model)) is not None
+    assert plans.keep is not None
+    if cache_path(model).exists():  # a stored table gets its policy tables beside it (a small one is solved in memory)
+        assert policy.load(cache_path(model), _digest(model)) is not None
     again = _games(model, 3000)
     for a, b in zip(planned, again):
         assert np.array_equal(a, b)
