@@ -62,7 +62,28 @@ class Number:
         return self.render()
 
 
+OR = Message("{first} or {last}")  # "a, b or c": the words of a list, the last two joined by the language's "or"
+
+
+@dataclass(frozen=True)
+class Either:
+    """Several values in a message, said as the language lists alternatives ('a, b or c' / 'a, b oder c')."""
+
+    items: tuple
+
+    def render(self, gettext: Gettext = _same, lang: str = "en") -> str:
+        words = [str(_value(item, gettext, lang)) for item in self.items]
+        if len(words) < 2:
+            return "".join(words)
+        return Message(OR.text, {"first": ", ".join(words[:-1]), "last": words[-1]}).render(gettext, lang)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
 def _value(value: Any, gettext: Gettext, lang: str) -> Any:
+    if isinstance(value, Either):
+        return value.render(gettext, lang)
     if isinstance(value, Message):
         return value.render(gettext, lang)
     if isinstance(value, Number):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .dsl.compiler import Compiled, Compiler, Context, Scope
-from .errors import ErrorList, Message, ModelError, Pos, RulebookError, UsageError, did_you_mean
+from .errors import Either, ErrorList, Message, ModelError, Number, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
 from .limits import read_untrusted
 from .dice import canonical
@@ -213,8 +213,8 @@ def _deepest(err):
     return err
 
 
-def _where(path: list) -> str:
-    return ".".join(str(p) for p in path) or "the model"
+def _where(path: list) -> str | Message:
+    return ".".join(str(p) for p in path) or Message("the model")
 
 
 def _humanize(err, data, path) -> tuple[tuple[str, str | None], Pos | None]:
@@ -227,52 +227,68 @@ def _humanize(err, data, path) -> tuple[tuple[str, str | None], Pos | None]:
             pos = key_position(data, path, name) or pos
             allowed = list(err.schema.get("properties", {}))
             if set(allowed) <= set(LANGUAGES) | {"en"} and allowed:
-                return (f"unknown language '{name}' in {where} (rulebook speaks en, de and nl)", None), pos
-            return (f"unknown key '{name}' in {where}", did_you_mean(name, allowed)), pos
+                return (Message("unknown language '{lang}' in {where} (rulebook speaks en, de and nl)",
+                                {"lang": name, "where": where}), None), pos
+            return (Message("unknown key '{key}' in {where}", {"key": name, "where": where}),
+                    did_you_mean(name, allowed)), pos
     if err.validator == "required":
         missing = re.search(r"'([^']+)' is a required property", err.message)
         name = missing.group(1) if missing else "?"
         if name in LANGUAGES:
-            return (f"missing translation '{name}' in {where}", None), pos
+            return (Message("missing translation '{lang}' in {where}", {"lang": name, "where": where}), None), pos
         if name == "times":
-            return (f"repeat '{err.instance.get('id', '?')}' has no bound: add 'times' so the loop ends", None), pos
-        return (f"{where} needs '{name}'", None), pos
+            return (Message("repeat '{step}' has no bound: add 'times' so the loop ends",
+                            {"step": err.instance.get("id", "?")}), None), pos
+        return (Message("{where} needs '{key}'", {"where": where, "key": name}), None), pos
     if err.validator == "enum":
         choices = [str(c) for c in err.schema["enum"]]
-        return (f"{where} cannot be {err.instance!r}; choose one of {', '.join(choices)}",
+        return (Message("{where} cannot be {value}; choose one of {choices}",
+                        {"where": where, "value": repr(err.instance), "choices": ", ".join(choices)}),
                 did_you_mean(str(err.instance), choices)), pos
     if err.validator == "type":
         want = err.schema["type"]
         want = " or ".join(want) if isinstance(want, list) else want
-        words = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number", "boolean": "true or false"}
-        want = " or ".join(words.get(w, w) for w in want.split(" or "))
-        return (f"{where} must be {want}, not {_kind(err.instance)}", None), pos
+        words = {"object": Message("a mapping"), "array": Message("a list"), "string": Message("text"),
+                 "integer": Message("a whole number"), "boolean": Message("true or false")}
+        want = Either(tuple(words.get(w, w) for w in want.split(" or ")))
+        return (Message("{where} must be {want}, not {got}", {"where": where, "want": want, "got": _kind(err.instance)}),
+                None), pos
     if err.validator == "pattern":
-        return (f"{where}: '{err.instance}' is not a valid identifier (lowercase letters, digits and _; starts with a letter)", None), pos
+        return (Message("{where}: '{value}' is not a valid identifier (lowercase letters, digits and _; starts with a letter)",
+                        {"where": where, "value": err.instance}), None), pos
     if err.validator in ("minimum", "maximum"):
-        return (f"{where} must be {'at least' if err.validator == 'minimum' else 'at most'} {err.validator_value}", None), pos
+        return (Message("{where} must be at least {value}" if err.validator == "minimum" else "{where} must be at most {value}",
+                        {"where": where, "value": err.validator_value}), None), pos
     if err.validator in ("minItems", "minLength", "minProperties"):
-        return (f"{where} must not be empty", None), pos
+        return (Message("{where} must not be empty", {"where": where}), None), pos
     if err.validator == "const":
-        return (f"{where} must be {err.validator_value}", None), pos
-    return (f"{where}: {err.message}", None), pos
+        return (Message("{where} must be {value}", {"where": where, "value": err.validator_value}), None), pos
+    return (Message("{where} breaks the schema", {"where": where}), None), pos
 
 
-def _kind(value: Any) -> str:
+def _kind(value: Any) -> Message:
     if isinstance(value, bool):
-        return "true/false"
+        return Message("true/false")
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return Message("the number {value}", {"value": value})
     if isinstance(value, str):
-        return f"the text '{value}'"
+        return Message("the text '{value}'", {"value": value})
     if isinstance(value, list):
-        return "a list"
+        return Message("a list")
     if isinstance(value, dict):
-        return "a mapping"
-    return "nothing"
+        return Message("a mapping")
+    return Message("nothing")
 
 
 # semantics ------------------------------------------------------------------
+
+# What a name in the model is, as a message says it ("box 'sum' has the same name as the built-in function 'sum'").
+_NAMED = {"section": "section '{name}'", "box": "box '{name}'", "definition": "definition '{name}'"}
+_THE_NAMED = {"section": "the section '{name}'", "box": "the box '{name}'", "definition": "the definition '{name}'",
+              "built-in name": "the built-in name '{name}'", "built-in function": "the built-in function '{name}'"}
+_NAMED_TEMPLATES = (Message("section '{name}'"), Message("box '{name}'"), Message("definition '{name}'"),
+                    Message("the section '{name}'"), Message("the box '{name}'"), Message("the definition '{name}'"),
+                    Message("the built-in name '{name}'"), Message("the built-in function '{name}'"))  # (for the catalogs)
 
 class _Builder:
     """Turns schema-valid data into a Model, collecting every problem it finds."""
@@ -283,8 +299,8 @@ class _Builder:
         self.step_ids: dict[str, Pos] = {}
         self.groups: tuple[DiceGroup, ...] = ()
 
-    def fail(self, message: str, pos: Pos | None, hint: str | None = None) -> None:
-        self.errors.append(ModelError(message, pos or self.data.pos, hint))
+    def fail(self, message: str | Message, pos: Pos | None, hint: str | Message | None = None, **params) -> None:
+        self.errors.append(ModelError(message, pos or self.data.pos, hint, **params))
 
     def build(self) -> Model:
         d = self.data
@@ -309,9 +325,9 @@ class _Builder:
                 d.value_pos["dice"], limits.hint_for("table_bytes"), count=n_dice, faces=faces,
                 size=-(-table // 2**20), limit=limits.limits().table_bytes // 2**20)])
         if rolls > MAX_ROLLS:
-            raise ErrorList([ModelError(f"{n_dice} dice with {faces} faces can show {rolls:,} "
-                                        f"different rolls; rulebook tabulates scores for every roll and allows at most "
-                                        f"{MAX_ROLLS:,}", d.value_pos["dice"])])
+            raise ErrorList([ModelError("{count} dice with {faces} faces can show {rolls} different rolls; rulebook "
+                                        "tabulates scores for every roll and allows at most {limit}", d.value_pos["dice"],
+                                        count=n_dice, faces=faces, rolls=Number(rolls), limit=Number(MAX_ROLLS))])
         scope = Scope(n_dice, faces, {s.id: s.boxes for s in sections}, values,
                       {name: self._as_text(define[name], define.value_pos[name]) for name in define})
         scope.groups = {g.id: (g.count, g.faces) for g in groups}
@@ -330,7 +346,7 @@ class _Builder:
         definitions = {}
         for name in d.get("define", {}):
             c = self._compile(d["define"][name], ("number", "bool", "list", "box", "boxes", "string", "section"),
-                              ALL_DEPS | {"counter"}, f"definition '{name}'", d["define"].value_pos[name])
+                              ALL_DEPS | {"counter"}, Message("definition '{name}'", {"name": name}), d["define"].value_pos[name])
             if c:
                 definitions[name] = c
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn", "counter"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
@@ -340,8 +356,8 @@ class _Builder:
         if not any(s.kind == "announce" for s in flow.walk()):
             for c, node in zip(columns, self.data.get("columns", [])):
                 if c.order == "announced":
-                    self.fail(f"column '{c.id}' is filled by announcement, but the turn has no announce step",
-                              node.value_pos["order"])
+                    self.fail("column '{column}' is filled by announcement, but the turn has no announce step",
+                              node.value_pos["order"], column=c.id)
         targets = self._targets(boxes, columns)
         ranking = self._ranking()
         ahead_if = self._ahead_if()
@@ -375,13 +391,14 @@ class _Builder:
         for c in self.data.get("counters", []):
             cid = str(c["id"])
             if cid in seen:
-                self.fail(f"two counters are called '{cid}'", c.value_pos["id"])
+                self.fail("two counters are called '{counter}'", c.value_pos["id"], counter=cid)
             seen.add(cid)
             least, most, start = c.get("min"), c.get("max"), int(c.get("start", 0))
             if least is not None and most is not None and least > most:
-                self.fail(f"counter '{cid}' has min {least} above max {most}", c.value_pos["min"])
+                self.fail("counter '{counter}' has min {least} above max {most}", c.value_pos["min"], counter=cid, least=least, most=most)
             elif (least is not None and start < least) or (most is not None and start > most):
-                self.fail(f"counter '{cid}' starts at {start}, outside its bounds", c.value_pos.get("start", c.pos))
+                self.fail("counter '{counter}' starts at {start}, outside its bounds", c.value_pos.get("start", c.pos), counter=cid,
+                          start=start)
             out.append(Counter(cid, self._text(c["name"]), str(c.get("per", "player")), start, least, most, c.pos))
         return tuple(out)
 
@@ -394,15 +411,15 @@ class _Builder:
         for e in nodes:
             cid = str(e["counter"])
             if cid not in known:
-                self.fail(f"unknown counter '{cid}'", e.value_pos["counter"], did_you_mean(cid, known))
+                self.fail("unknown counter '{counter}'", e.value_pos["counter"], did_you_mean(cid, known), counter=cid)
                 continue
             players = str(e.get("players", "me"))
             if per[cid] == "game" and "players" in e:
-                self.fail(f"counter '{cid}' belongs to the game, not to players: leave out 'players'",
+                self.fail(Message("counter '{counter}' belongs to the game, not to players: leave out 'players'", {"counter": cid}),
                           e.key_pos["players"])
             op = "set" if "set" in e else "add"
-            amount = self._compile(e[op], "number", seen, f"the change of counter '{cid}'", e.value_pos[op])
-            when = self._compile(e["when"], "bool", seen, "an effect's condition", e.value_pos["when"]) if "when" in e else None
+            amount = self._compile(e[op], "number", seen, Message("the change of counter '{counter}'", {"counter": cid}), e.value_pos[op])
+            when = self._compile(e["when"], "bool", seen, Message("an effect's condition"), e.value_pos["when"]) if "when" in e else None
             if when is not None and not when.deps and when(Context()) is False:
                 continue  # the chosen options rule it out
             if when is not None and not when.deps:
@@ -432,7 +449,7 @@ class _Builder:
         for c in self.data.get("columns", []):
             cid = str(c["id"])
             if cid in seen:
-                self.fail(f"two columns are called '{cid}'", c.value_pos["id"])
+                self.fail("two columns are called '{column}'", c.value_pos["id"], column=cid)
             seen.add(cid)
             out.append(Column(cid, self._text(c["name"]), int(c.get("multiplier", 1)), str(c.get("order", "free"))))
         return tuple(out)
@@ -458,11 +475,11 @@ class _Builder:
         w = self.data.get("winner")
         if not isinstance(w, Node):
             return None
-        score = self._compile(w["score"], "number", {"sheet", "counter"}, "the final score",
+        score = self._compile(w["score"], "number", {"sheet", "counter"}, Message("the final score"),
                               w.value_pos["score"]) if "score" in w else None
         breaks = []
         for t in w.get("tie_breaks", []):
-            c = self._compile(t["score"], "number", {"sheet", "counter"}, "a tie-break", t.value_pos["score"])
+            c = self._compile(t["score"], "number", {"sheet", "counter"}, Message("a tie-break"), t.value_pos["score"])
             if c:
                 breaks.append((self._text(t["name"]), c))
         if "score" not in w:
@@ -478,7 +495,7 @@ class _Builder:
         w = self.data.get("winner")
         if not isinstance(w, Node) or "ahead_if" not in w:
             return None
-        c = self._compile(w["ahead_if"], "bool", {"sheet", "counter"}, "the winner's ahead_if", w.value_pos["ahead_if"])
+        c = self._compile(w["ahead_if"], "bool", {"sheet", "counter"}, Message("the winner's ahead_if"), w.value_pos["ahead_if"])
         if c is not None and not c.deps:
             return None if c(Context()) is False else c
         return c
@@ -495,20 +512,21 @@ class _Builder:
         if "by_option" in node:
             opt = str(node["by_option"])
             if opt not in self.options:
-                self.fail(f"unknown option '{opt}'", node.value_pos["by_option"], did_you_mean(opt, self.options))
+                self.fail("unknown option '{name}'", node.value_pos["by_option"], did_you_mean(opt, self.options), name=opt)
                 return {lang: "" for lang in LANGUAGES}
             option = self.options[opt]
             if option.type == "number":
-                self.fail(f"texts cannot vary by the number option '{opt}'; use {{option.{opt}}} in the text",
-                          node.value_pos["by_option"])
+                self.fail("texts cannot vary by the number option '{option}'; use {text} in the text",
+                          node.value_pos["by_option"], option=opt, text="{option.%s}" % opt)
                 return {lang: "" for lang in LANGUAGES}
             choices = option.choices or {"true": None, "false": None}  # a true/false option
             for c in choices:
                 if c not in node["cases"]:
-                    self.fail(f"no text for {opt}={c}", node.value_pos["cases"])
+                    self.fail("no text for {option}={value}", node.value_pos["cases"], option=opt, value=c)
             for c in node["cases"]:
                 if c not in choices:
-                    self.fail(f"option '{opt}' has no value '{c}'", node["cases"].key_pos[c], did_you_mean(c, choices))
+                    self.fail("option '{option}' has no value '{value}'", node["cases"].key_pos[c], did_you_mean(c, choices),
+                              option=opt, value=c)
             value = self.values[opt]
             node = node["cases"].get(str(value).lower() if isinstance(value, bool) else str(value))
             if node is None:
@@ -518,7 +536,7 @@ class _Builder:
     def _fill(self, text: Text) -> str:
         def repl(match: re.Match) -> str:
             sub = text.slice(match.start(1), match.end(1))
-            c = self._compile(sub, ("number", "string", "bool"), set(), "a value in a text")
+            c = self._compile(sub, ("number", "string", "bool"), set(), Message("a value in a text"))
             return str(c(Context())) if c else "?"
         return re.sub(r"\{([^{}]+)\}", repl, str(text))
 
@@ -528,14 +546,16 @@ class _Builder:
         for oid, o in self.data.get("options", {}).items():
             default, choices = o["default"], o.get("choices")
             if isinstance(default, float):
-                self.fail(f"option '{oid}' must default to a word, a whole number or true/false", o.value_pos["default"])
+                self.fail("option '{option}' must default to a word, a whole number or true/false", o.value_pos["default"],
+                          option=oid)
             if choices is not None and str(default) not in choices:
-                self.fail(f"the default '{default}' of option '{oid}' is not one of its choices",
-                          o.value_pos["default"], did_you_mean(str(default), choices))
+                self.fail("the default '{default}' of option '{option}' is not one of its choices",
+                          o.value_pos["default"], did_you_mean(str(default), choices), default=default, option=oid)
             if isinstance(default, str) and choices is None:
                 yes_no = str(default).lower() in ("yes", "no", "on", "off", "y", "n")
-                self.fail(f"option '{oid}' defaults to the word '{default}', so it needs 'choices'",
-                          o.value_pos["default"], "a true/false option defaults to true or false" if yes_no else None)
+                self.fail("option '{option}' defaults to the word '{default}', so it needs 'choices'",
+                          o.value_pos["default"], "a true/false option defaults to true or false" if yes_no else None,
+                          option=oid, default=default)
             out[oid] = Option(oid, self._text(o["name"]), self._opt_text(o, "description"), default,
                               {k: self._text(v) for k, v in choices.items()} if choices else None,
                               o.get("min"), o.get("max"))
@@ -561,7 +581,7 @@ class _Builder:
         for g in dice["groups"]:
             gid = str(g["id"])
             if gid in seen:
-                self.fail(f"two groups of dice are called '{gid}'", g.value_pos["id"])
+                self.fail("two groups of dice are called '{group}'", g.value_pos["id"], group=gid)
             seen.add(gid)
             out.append(DiceGroup(gid, self._text(g["name"]) if "name" in g else None, int(g["count"]),
                                  int(g["faces"]), str(g["colour"]) if "colour" in g else None, g.pos))
@@ -580,15 +600,16 @@ class _Builder:
 
         def claim(name: str, what: str, pos: Pos) -> None:
             if name in seen:
-                self.fail(f"{what} '{name}' has the same name as the {seen[name]}", pos)
+                self.fail("{this} has the same name as {that}", pos, this=Message(_NAMED[what], {"name": name}),
+                          that=seen[name])
             else:
-                seen[name] = f"{what} '{name}'"
+                seen[name] = Message(_THE_NAMED[what], {"name": name})
 
         from .dsl.builtins import FUNCTIONS, VARIABLES
         for name in list(VARIABLES) + ["option", "counter"]:
-            seen[name] = f"built-in name '{name}'"
+            seen[name] = Message(_THE_NAMED["built-in name"], {"name": name})
         for name in FUNCTIONS:
-            seen[name] = f"built-in function '{name}'"
+            seen[name] = Message(_THE_NAMED["built-in function"], {"name": name})
         for s in self.data["sections"]:
             claim(str(s["id"]), "section", s.value_pos["id"])
             for b in s["boxes"]:
@@ -618,14 +639,14 @@ class _Builder:
         spec = tuple((g.count, g.faces) for g in self.groups) or ((n, faces),)
         for s in self.data["sections"]:
             for b in s["boxes"]:
-                score = self._compile(b["score"], "number", ALL_DEPS | {"counter"}, f"the score of box '{b['id']}'",
+                score = self._compile(b["score"], "number", ALL_DEPS | {"counter"}, Message("the score of box '{box}'", {"box": str(b["id"])}),
                                       b.value_pos["score"])
                 example = tuple(b["example"]) if "example" in b else None
                 if example is not None and len(spec) > 1 and canonical(example, spec) is None:
                     self.fail("an example needs one die of each group, group after group, each within its faces",
                               b.value_pos["example"])
                 elif example is not None and (len(example) != n or any(not 1 <= x <= faces for x in example)):
-                    self.fail(f"an example needs {n} dice with faces 1 to {faces}", b.value_pos["example"])
+                    self.fail("an example needs {count} dice with faces 1 to {faces}", b.value_pos["example"], count=n, faces=faces)
                 out[str(b["id"])] = Box(str(b["id"]), str(s["id"]), self._text(b["name"]),
                                         self._variant(b["rule"], []), score, example, b.pos,
                                         int(b.get("uses", 1)))
@@ -637,22 +658,23 @@ class _Builder:
         for b in self.data.get("bonuses", []):
             bid = str(b["id"])
             if bid in ids:
-                self.fail(f"two bonuses are called '{bid}'", b.value_pos["id"])
+                self.fail("two bonuses are called '{bonus}'", b.value_pos["id"], bonus=bid)
             ids.add(bid)
             if "section" in b and b["section"] not in section_ids:
-                self.fail(f"unknown section '{b['section']}'", b.value_pos["section"], did_you_mean(str(b["section"]), section_ids))
+                self.fail("unknown section '{section}'", b.value_pos["section"], did_you_mean(str(b["section"]), section_ids),
+                          section=str(b["section"]))
             if "only_if" in b:  # a variant's row: present only for the options that say so
-                present = self._compile(b["only_if"], "bool", set(), f"the only_if of bonus '{bid}'",
+                present = self._compile(b["only_if"], "bool", set(), Message("the only_if of bonus '{bonus}'", {"bonus": bid}),
                                         b.value_pos["only_if"])
                 skip = present is not None and not present(Context())
             else:
                 skip = False
             allowed = {"sheet", "counter"} if b["when"] == "end" else ALL_DEPS | {"counter"}
-            points = self._compile(b["points"], "number", allowed, f"the points of bonus '{bid}'", b.value_pos["points"])
+            points = self._compile(b["points"], "number", allowed, Message("the points of bonus '{bonus}'", {"bonus": bid}), b.value_pos["points"])
             progress = None
             if "progress" in b:
-                v = self._compile(b["progress"]["value"], "number", {"sheet"}, "a progress value")
-                g = self._compile(b["progress"]["goal"], "number", {"sheet"}, "a progress goal")
+                v = self._compile(b["progress"]["value"], "number", {"sheet"}, Message("a progress value"))
+                g = self._compile(b["progress"]["goal"], "number", {"sheet"}, Message("a progress goal"))
                 progress = (v, g) if v and g else None
             per_column = bool(b.get("per_column", False))
             if per_column and (b["when"] != "end" or "columns" not in self.data):
@@ -667,44 +689,45 @@ class _Builder:
     def _step(self, node: Node, where: list) -> Step:
         kind, sid = str(node["kind"]), str(node["id"])
         if sid in self.step_ids:
-            self.fail(f"two steps are called '{sid}' (the first is at line {self.step_ids[sid].line})",
-                      node.value_pos["id"])
+            self.fail("two steps are called '{step}' (the first is at line {line})", node.value_pos["id"], step=sid,
+                      line=self.step_ids[sid].line)
         self.step_ids.setdefault(sid, node.value_pos["id"])
         times = None
         if kind == "repeat":
-            c = self._compile(node["times"], "number", set(), f"the 'times' of step '{node['id']}'",
+            c = self._compile(node["times"], "number", set(), Message("the 'times' of step '{step}'", {"step": str(node["id"])}),
                               node.value_pos["times"])
             times = c(Context()) if c else 1
             if c and not 1 <= times <= MAX_REPEAT:
-                self.fail(f"repeat '{node['id']}' must run 1 to {MAX_REPEAT} times, not {times}", node.value_pos["times"])
+                self.fail("repeat '{step}' must run 1 to {most} times, not {times}", node.value_pos["times"], step=str(node["id"]),
+                          most=MAX_REPEAT, times=times)
                 times = 1
         elif "times" in node:
-            self.fail(f"only a repeat step has 'times' (this is a {kind} step)", node.key_pos["times"])
+            self.fail("only a repeat step has 'times' (this is a {kind} step)", node.key_pos["times"], kind=kind)
         if kind not in ("repeat", "each_player") and "steps" in node:
-            self.fail(f"a {kind} step cannot contain steps", node.key_pos["steps"])
+            self.fail("a {kind} step cannot contain steps", node.key_pos["steps"], kind=kind)
         allowed = condition = None
         if kind == "write" and "allowed" in node:
-            allowed = self._compile(node["allowed"], "bool", ALL_DEPS | {"counter"}, "a write rule", node.value_pos["allowed"])
+            allowed = self._compile(node["allowed"], "bool", ALL_DEPS | {"counter"}, Message("a write rule"), node.value_pos["allowed"])
         if kind == "keep" and "allowed" in node:  # cached per (roll, dice set aside): it reads nothing else
-            allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, "a keep rule", node.value_pos["allowed"])
+            allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, Message("a keep rule"), node.value_pos["allowed"])
         if kind == "repeat" and "while" in node:
             condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce", "counter"},
-                                      "a while condition", node.value_pos["while"])
+                                      Message("a while condition"), node.value_pos["while"])
             if condition is not None and not condition.deps and condition(Context()) is True:
                 condition = None  # the chosen options make it always hold: a plain repeat
         for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
                             ("rule", ("write", "keep", "repeat")), ("locked", ("keep",)), ("while", ("repeat",)),
                             ("optional", ("announce", "write")), ("by", ("write",))):
             if key in node and kind not in owners:
-                owner = " or ".join(owners)
-                self.fail(f"'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key])
+                self.fail("'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key], key=key,
+                          owner=Either(owners), kind=kind)
         children = tuple(self._step(s, where + ["steps", i]) for i, s in enumerate(node.get("steps", [])))
         if "otherwise" in node and kind != "write":
-            self.fail(f"'otherwise' belongs to a write step, not a {kind} step", node.key_pos["otherwise"])
+            self.fail("'otherwise' belongs to a write step, not a {kind} step", node.key_pos["otherwise"], kind=kind)
         effects = ()
         if "effects" in node:
             if kind != "write":
-                self.fail(f"'effects' belong to a write step, not a {kind} step", node.key_pos["effects"])
+                self.fail("'effects' belong to a write step, not a {kind} step", node.key_pos["effects"], kind=kind)
             else:
                 effects = self._effects(node["effects"])
         return Step(str(node["id"]), kind, self._text(node["name"]), children, times,
@@ -726,7 +749,7 @@ class _Builder:
         value = node.get("optional")
         if kind != "write" or not isinstance(value, str):
             return None
-        return self._compile(value, "bool", (ALL_DEPS | {"counter"}) - {"target"}, "an optional condition",
+        return self._compile(value, "bool", (ALL_DEPS | {"counter"}) - {"target"}, Message("an optional condition"),
                              node.value_pos["optional"])
 
     def _check_flow(self, flow: Step) -> None:
@@ -739,24 +762,24 @@ class _Builder:
         if len(self.groups) > 1:
             for s in flow.walk():
                 if s.kind == "keep" or (s.kind == "roll" and s.dice == "unkept"):
-                    self.fail(f"step '{s.id}' keeps dice, but a game with groups of dice rolls them all every time "
-                              "(keeping dice of several groups is not supported yet)", s.pos)
+                    self.fail("step '{step}' keeps dice, but a game with groups of dice rolls them all every time "
+                              "(keeping dice of several groups is not supported yet)", s.pos, step=s.id)
 
     def _check_order(self, step: Step, rolled: bool, inside_player: bool) -> bool:
         """Dice must be rolled before they are kept or written; decisions need a player."""
         if step.kind == "roll":
             if step.dice == "unkept" and not rolled:
-                self.fail(f"step '{step.id}' rolls the unkept dice before any dice were rolled", step.pos)
+                self.fail("step '{step}' rolls the unkept dice before any dice were rolled", step.pos, step=step.id)
             return True
         if step.kind == "announce":
             if not inside_player:
-                self.fail(f"step '{step.id}' is a player's decision outside the each_player step", step.pos)
+                self.fail("step '{step}' is a player's decision outside the each_player step", step.pos, step=step.id)
             return rolled
         if step.kind in ("keep", "write"):
             if not inside_player:
-                self.fail(f"step '{step.id}' is a player's decision outside the each_player step", step.pos)
+                self.fail("step '{step}' is a player's decision outside the each_player step", step.pos, step=step.id)
             if not rolled:
-                self.fail(f"step '{step.id}' uses the dice before they are rolled", step.pos)
+                self.fail("step '{step}' uses the dice before they are rolled", step.pos, step=step.id)
             return rolled
         inner = inside_player or step.kind == "each_player"
         for child in step.steps:

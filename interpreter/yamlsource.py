@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .errors import ModelError, Pos
+from .errors import Either, Message, ModelError, Pos
 from .limits import NumberTooLong, bounded_int, hint_for, limits, too_long
 
 
@@ -233,7 +233,7 @@ class _Builder:
                 kpos = _mark_pos(file, key_node.start_mark)
                 if key in out:
                     first = out.key_pos[key]
-                    raise ModelError(f"duplicate key '{key}' (first defined at line {first.line})", kpos)
+                    raise ModelError("duplicate key '{key}' (first defined at line {line})", kpos, key=key, line=first.line)
                 out[key] = self.build(value_node)
                 out.key_pos[key] = kpos
                 out.value_pos[key] = _mark_pos(file, value_node.start_mark)
@@ -241,17 +241,67 @@ class _Builder:
         raise ModelError("unsupported YAML node", _mark_pos(file, node.start_mark))
 
 
+# PyYAML's words for what went wrong, as templates the catalogs translate (anything else is shown as PyYAML says it)
+_YAML_PROBLEMS = (
+    (re.compile(r"^expected (.+), but (?:found|got) (.+)$"), "YAML syntax: expected {expected}, but found {found}"),
+    # (PyYAML's "expected ',' or '}'": the "or" said in the language shown)
+    (re.compile(r"^found character (.+) that cannot start any token$"), "YAML syntax: the character {char} cannot start a value here"),
+    (re.compile(r"^mapping values are not allowed here$"), "YAML syntax: a ':' is not allowed here"),
+    (re.compile(r"^could not find expected ':'$"), "YAML syntax: a ':' is missing"),
+    (re.compile(r"^found unexpected end of stream$"), "YAML syntax: the file ends too early"),
+    (re.compile(r"^found undefined alias (.+)$"), "YAML syntax: the alias {alias} is not defined"),
+)
+_YAML_TEMPLATES = (Message("YAML syntax: expected {expected}, but found {found}"),
+                   Message("YAML syntax: the character {char} cannot start a value here"),
+                   Message("YAML syntax: a ':' is not allowed here"), Message("YAML syntax: a ':' is missing"),
+                   Message("YAML syntax: the file ends too early"), Message("YAML syntax: the alias {alias} is not defined"),
+                   Message("YAML syntax: {problem}"))  # (for the catalogs)
+_YAML_CONTEXTS = {"while parsing a block collection": Message("a block of entries"),
+                  "while parsing a block mapping": Message("a mapping"),
+                  "while parsing a flow mapping": Message("a mapping in braces"),
+                  "while parsing a flow sequence": Message("a list in brackets"),
+                  "while scanning a quoted scalar": Message("a quoted text"),
+                  "while scanning a simple key": Message("a key")}
+
+
+_YAML_TOKENS = {"<block end>": Message("the end of the block"), "<block mapping start>": Message("the start of a mapping"),
+                "<block sequence start>": Message("the start of a list"), "<block entry>": Message("a '-' entry"),
+                "<stream end>": Message("the end of the file"), "<document start>": Message("a new document"),
+                "<scalar>": Message("a value")}
+
+
+def _token(text: str):
+    """A PyYAML token name ("'<block mapping start>'") in words; a character stays as it is."""
+    return _YAML_TOKENS.get(text.strip("'"), text)
+
+
+def _yaml_problem(problem: str) -> Message:
+    for pattern, template in _YAML_PROBLEMS:
+        match = pattern.match(problem)
+        if match:
+            names = [f for f in ("expected", "found", "char", "alias") if "{" + f + "}" in template]
+            values = dict(zip(names, match.groups()))
+            if "expected" in values:
+                values["expected"] = Either(tuple(_token(t) for t in values["expected"].split(" or ")))
+            if "found" in values:
+                values["found"] = _token(values["found"])
+            return Message(template, values)
+    return Message("YAML syntax: {problem}", {"problem": problem})
+
+
 def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ModelError:
     """A one-line YAML syntax error at the place the parser stopped, with what it was reading."""
     mark = exc.problem_mark or exc.context_mark
     pos = _mark_pos(file, mark) if mark else Pos(file, 1, 1)
-    message = f"YAML syntax: {exc.problem or exc.context}"
+    message = _yaml_problem(exc.problem or exc.context or "")
     if exc.problem and exc.context and exc.context_mark and exc.problem_mark \
             and exc.context_mark.line != exc.problem_mark.line:
-        message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+        context = _YAML_CONTEXTS.get(exc.context, exc.context)
+        message = Message("{problem} (while reading {context} from line {line})",
+                          {"problem": message, "context": context, "line": exc.context_mark.line + 1})
     problem = exc.problem or ""
-    hint = ("indent with spaces, not tabs" if "\\t" in problem
-            else "check the indentation" if "<block" in problem else None)
+    hint = (Message("indent with spaces, not tabs") if "\\t" in problem
+            else Message("check the indentation") if "<block" in problem else None)
     return ModelError(message, pos, hint)
 
 
@@ -343,7 +393,7 @@ def _python_root(source: str, file: str) -> yaml.Node:
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None
     except yaml.YAMLError as exc:
-        raise ModelError(f"YAML syntax: {exc}", Pos(file, 1, 1)) from None
+        raise ModelError("YAML syntax: {problem}", Pos(file, 1, 1), problem=str(exc)) from None
     except RecursionError:
         raise ModelError("the file is nested too deeply", Pos(file, 1, 1)) from None
     finally:

@@ -19,7 +19,7 @@ SOURCES = ("interpreter", "tools")
 # Callables whose string arguments are user-facing message templates.
 MESSAGE_CALLS = frozenset({
     "RulebookError", "ModelError", "DslError", "IllegalActionError", "UsageError", "SaveFileError",
-    "NotSolvable", "ServeError", "UnsafeCache", "WorkshopError", "Message", "bad",
+    "NotSolvable", "ServeError", "UnsafeCache", "WorkshopError", "Message", "bad", "fail", "_error", "ParseError",
 })
 
 

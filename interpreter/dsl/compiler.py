@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..dice import group_rolls, group_slices, multisets
-from ..errors import DslError, Message, did_you_mean
+from ..errors import DslError, Message, as_message, did_you_mean
 from ..limits import hint_for, limits
 from ..yamlsource import Text
 from .ast import Expr
@@ -152,9 +152,15 @@ class Scope:
         return {b: s for s, bs in self.sections.items() for b in bs}
 
 
-_WHERE = {"dice": "the dice", "sheet": "the score sheet", "target": "the box being written",
-          "turn": "the roll number", "keep": "the dice kept", "announce": "the announcement",
-          "counter": "a counter"}
+_WHERE = {"dice": "{what} cannot depend on the dice", "sheet": "{what} cannot depend on the score sheet",
+          "target": "{what} cannot depend on the box being written", "turn": "{what} cannot depend on the roll number",
+          "keep": "{what} cannot depend on the dice kept", "announce": "{what} cannot depend on the announcement",
+          "counter": "{what} cannot depend on a counter"}
+_WHERE_TEMPLATES = (  # (for the catalogs)
+    Message("{what} cannot depend on the dice"), Message("{what} cannot depend on the score sheet"),
+    Message("{what} cannot depend on the box being written"), Message("{what} cannot depend on the roll number"),
+    Message("{what} cannot depend on the dice kept"), Message("{what} cannot depend on the announcement"),
+    Message("{what} cannot depend on a counter"))
 
 
 class Compiler:
@@ -191,21 +197,22 @@ class Compiler:
             self._text = saved
         expects = (expect,) if isinstance(expect, str) else expect
         if tree.type not in expects:
-            raise DslError(f"{what} must be {_a(expects[0])}, but this expression is {_a(tree.type)}",
-                           self._pos(text, tree.start))
+            raise DslError("{what} must be {want}, but this expression is {got}", self._pos(text, tree.start),
+                           what=as_message(what), want=_a(expects[0]), got=_a(tree.type))
         extra = tree.deps - allowed
         if extra:
             dep = sorted(extra)[0]
             node = next(n for n in tree.walk() if dep in n.deps and not any(dep in a.deps for a in n.args))
-            raise DslError(f"{what} cannot depend on {_WHERE[dep]}", self._pos(text, node.offset))
+            raise DslError(_WHERE[dep], self._pos(text, node.offset), what=as_message(what))
         return Compiled(fn, tree.type, tree.deps, tree, text)
 
     # helpers ----------------------------------------------------------------
     def _pos(self, text: Text | None, offset: int):
         return text.at(offset) if isinstance(text, Text) else None
 
-    def _error(self, node: Expr, message: str, hint: str | None = None, at_start: bool = False) -> DslError:
-        return DslError(message, self._pos(self._text, node.start if at_start else node.offset), hint)
+    def _error(self, node: Expr, message: str | Message, hint: str | Message | None = None, at_start: bool = False,
+               **params) -> DslError:
+        return DslError(message, self._pos(self._text, node.start if at_start else node.offset), hint, **params)
 
     def _materialize(self, node: Expr, fn: Fn) -> Fn:
         """Turn a dice-only expression into a lookup table over every roll."""
@@ -216,9 +223,10 @@ class Compiler:
             try:
                 table.append(fn(Context(dice, index, counts)))
             except DslError as exc:
-                raise DslError(f"{exc.message} (with the roll {' '.join(map(str, dice))})", exc.pos, exc.hint) from None
+                raise DslError("{why} (with the roll {dice})", exc.pos, exc.hint_msg, why=exc.msg,
+                               dice=" ".join(map(str, dice))) from None
             except (IndexError, ZeroDivisionError) as exc:
-                raise self._error(node, f"{_explain(exc)} (with the roll {' '.join(map(str, dice))})") from None
+                raise self._error(node, "{why} (with the roll {dice})", why=_explain(exc), dice=" ".join(map(str, dice))) from None
         table = tuple(table)
         return lambda ctx: table[ctx.index]
 
@@ -249,7 +257,8 @@ class Compiler:
 
     def _expect(self, node: Expr, types: tuple[str, ...], role: str) -> None:
         if node.type not in types:
-            raise self._error(node, f"{role} must be {_a(types[0])}, not {_a(node.type)}", at_start=True)
+            raise self._error(node, "{role} must be {want}, not {got}", at_start=True, role=as_message(role),
+                              want=_a(types[0]), got=_a(node.type))
 
     # literals and names -----------------------------------------------------
     def _c_number(self, node):
@@ -304,13 +313,13 @@ class Compiler:
             raise self._error(node, "'counter' needs a counter name, as in counter.NAME")
         known = list(VARIABLES) + list(self.box_section) + list(self.scope.sections) + list(self.scope.definitions) + ["option"]
         if name in FUNCTIONS:
-            raise self._error(node, f"'{name}' is a function; call it as {name}(…)")
-        raise self._error(node, f"unknown name '{name}'", did_you_mean(name, known))
+            raise self._error(node, "'{name}' is a function; call it as {name}(…)", name=name)
+        raise self._error(node, "unknown name '{name}'", did_you_mean(name, known), name=name)
 
     def _definition(self, node: Expr, name: str) -> Fn:
         if name in self._defining:
             cycle = " → ".join(self._defining[self._defining.index(name):] + [name])
-            raise self._error(node, f"definition '{name}' refers to itself ({cycle})")
+            raise self._error(node, "definition '{name}' refers to itself ({cycle})", name=name, cycle=cycle)
         if name in self._failed and not self._defining:  # a broken definition fails once, not at every use
             raise self._failed[name]
         if len(self._defining) >= MAX_DEFINITION_DEPTH:
@@ -353,7 +362,7 @@ class Compiler:
             raise self._error(node, "only options and counters have fields (option.NAME, counter.NAME)")
         name = node.value
         if name not in self.scope.options:
-            raise self._error(node, f"unknown option '{name}'", did_you_mean(name, self.scope.options))
+            raise self._error(node, "unknown option '{name}'", did_you_mean(name, self.scope.options), name=name)
         value = self.scope.options[name]
         node.type = "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else "string"
         node.args, node.op, node.value = [], "option", (name, value)
@@ -378,7 +387,7 @@ class Compiler:
         name = node.value
         counters = getattr(self.scope, "counters", {})
         if name not in counters:
-            raise self._error(node, f"unknown counter '{name}'", did_you_mean(name, counters))
+            raise self._error(node, "unknown counter '{name}'", did_you_mean(name, counters), name=name)
         start = counters[name]
         node.type, node.deps = "number", frozenset({"counter"})
         node.args, node.op, node.value = [], "counter", name
@@ -400,7 +409,7 @@ class Compiler:
         a, b = self._children(node)
         op = node.value
         for arg in node.args:
-            self._expect(arg, ("number",), f"each side of '{op}'")
+            self._expect(arg, ("number",), Message("each side of '{op}'", {"op": op}))
         if op == "/":
             raise self._error(node, "'/' is not whole-number division", "did you mean '//'?")
         node.type = "number"
@@ -417,7 +426,7 @@ class Compiler:
 
     def _c_neg(self, node):
         (a,) = self._children(node)
-        self._expect(node.args[0], ("number",), "the operand of '-'")
+        self._expect(node.args[0], ("number",), Message("the operand of '-'"))
         node.type = "number"
         return _bounded(lambda x, _: -x, a, lambda ctx: 0, self._pos(self._text, node.offset))
 
@@ -426,12 +435,12 @@ class Compiler:
         op, (left, right) = node.value, node.args
         if op in ("==", "!="):
             if left.type != right.type:
-                raise self._error(node, f"cannot compare {_a(left.type)} with {_a(right.type)}")
+                raise self._error(node, "cannot compare {left} with {right}", left=_a(left.type), right=_a(right.type))
             self._check_choice(left, right)
             self._check_choice(right, left)
         else:
-            self._expect(left, ("number",), f"each side of '{op}'")
-            self._expect(right, ("number",), f"each side of '{op}'")
+            self._expect(left, ("number",), Message("each side of '{op}'", {"op": op}))
+            self._expect(right, ("number",), Message("each side of '{op}'", {"op": op}))
         node.type = "bool"
         return {
             "==": lambda ctx: a(ctx) == b(ctx), "!=": lambda ctx: a(ctx) != b(ctx),
@@ -444,21 +453,22 @@ class Compiler:
         if opt.op == "option" and lit.op == "string":
             choices = self.scope.option_choices.get(opt.value[0]) if hasattr(self.scope, "option_choices") else None
             if choices and lit.value not in choices:
-                raise self._error(lit, f"option '{opt.value[0]}' has no choice '{lit.value}'",
-                                  did_you_mean(lit.value, choices))
+                raise self._error(lit, "option '{option}' has no choice '{choice}'", did_you_mean(lit.value, choices),
+                                  option=opt.value[0], choice=lit.value)
 
     def _c_contains(self, node: Expr) -> Fn:
         a, b = self._children(node)
         item, coll = node.args
         if not ((item.type == "number" and coll.type == "list") or (item.type == "box" and coll.type == "boxes")):
-            raise self._error(node, f"'in' needs a number and a list, or a box and a list of boxes, not {_a(item.type)} and {_a(coll.type)}")
+            raise self._error(node, "'in' needs a number and a list, or a box and a list of boxes, not {item} and {coll}",
+                              item=_a(item.type), coll=_a(coll.type))
         node.type = "bool"
         return lambda ctx: a(ctx) in b(ctx)
 
     def _c_and(self, node):
         a, b = self._children(node)
         for arg in node.args:
-            self._expect(arg, ("bool",), "each side of 'and'")
+            self._expect(arg, ("bool",), Message("each side of 'and'"))
         node.type = "bool"
         if self._settled(node, (a, b), False):
             return lambda ctx: False
@@ -467,7 +477,7 @@ class Compiler:
     def _c_or(self, node):
         a, b = self._children(node)
         for arg in node.args:
-            self._expect(arg, ("bool",), "each side of 'or'")
+            self._expect(arg, ("bool",), Message("each side of 'or'"))
         node.type = "bool"
         if self._settled(node, (a, b), True):
             return lambda ctx: True
@@ -483,30 +493,30 @@ class Compiler:
 
     def _c_not(self, node):
         (a,) = self._children(node)
-        self._expect(node.args[0], ("bool",), "the operand of 'not'")
+        self._expect(node.args[0], ("bool",), Message("the operand of 'not'"))
         node.type = "bool"
         return lambda ctx: not a(ctx)
 
     def _c_ifelse(self, node: Expr) -> Fn:
         c, t, e = self._children(node)
         cond, then, other = node.args
-        self._expect(cond, ("bool",), "the condition after 'if'")
+        self._expect(cond, ("bool",), Message("the condition after 'if'"))
         if then.type != other.type:
-            raise self._error(other, f"both branches must be of one kind: {_a(then.type)} and {_a(other.type)}",
-                              at_start=True)
+            raise self._error(other, "both branches must be of one kind: {then} and {other}", at_start=True,
+                              then=_a(then.type), other=_a(other.type))
         node.type = then.type
         return lambda ctx: t(ctx) if c(ctx) else e(ctx)
 
     def _c_index(self, node: Expr) -> Fn:
         a, i = self._children(node)
         seq, idx = node.args
-        self._expect(idx, ("number",), "an index")
+        self._expect(idx, ("number",), Message("an index"))
         if seq.type == "list":
             node.type = "number"
         elif seq.type == "boxes":
             node.type = "box"
         else:
-            raise self._error(seq, f"only lists can be indexed, not {_a(seq.type)}", at_start=True)
+            raise self._error(seq, "only lists can be indexed, not {kind}", at_start=True, kind=_a(seq.type))
         text, offset = self._text, node.offset
 
         def index(ctx):
@@ -514,20 +524,22 @@ class Compiler:
             try:
                 return s[k]
             except IndexError:
-                raise DslError(f"index {k} is out of range for a list of {len(s)}",
-                               self._pos(text, offset)) from None
+                raise DslError("index {index} is out of range for a list of {size}", self._pos(text, offset),
+                               index=k, size=len(s)) from None
         return index
 
     def _c_call(self, node: Expr) -> Fn:
         name = node.value
         if name not in FUNCTIONS:
-            raise self._error(node, f"unknown function '{name}'", did_you_mean(name, FUNCTIONS))
+            raise self._error(node, "unknown function '{name}'", did_you_mean(name, FUNCTIONS), name=name)
         spec = FUNCTIONS[name]
         fns = self._children(node)
         if len(fns) != len(spec.params):
-            raise self._error(node, f"{name}() takes {len(spec.params)} argument{'s' * (len(spec.params) != 1)}, not {len(fns)}")
+            raise self._error(node, "{name}() takes 1 argument, not {count}" if len(spec.params) == 1 else
+                              "{name}() takes {takes} arguments, not {count}", name=name, takes=len(spec.params),
+                              count=len(fns))
         for arg, want in zip(node.args, spec.params):
-            self._expect(arg, (want,), f"argument of {name}()")
+            self._expect(arg, (want,), Message("argument of {name}()", {"name": name}))
         node.type = spec.returns
         deps = set(node.deps)
         if name in ("count", "faces_with"):
@@ -597,12 +609,16 @@ def _bounded(op: Callable[[Any, Any], Any], a: Fn, b: Fn, pos) -> Fn:
     return run
 
 
-def _a(typ: str) -> str:
-    return {"number": "a number", "bool": "true/false", "string": "a word", "list": "a list of numbers",
-            "box": "a box", "section": "a section", "boxes": "a list of boxes"}.get(typ, typ)
+_KINDS = {"number": Message("a number"), "bool": Message("true/false"), "string": Message("a word"),
+          "list": Message("a list of numbers"), "box": Message("a box"), "section": Message("a section"),
+          "boxes": Message("a list of boxes")}
 
 
-def _explain(exc: Exception) -> str:
+def _a(typ: str) -> Message | str:
+    return _KINDS.get(typ, typ)
+
+
+def _explain(exc: Exception) -> Message:
     if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    return str(exc) or "index out of range"
+        return Message("division by zero")
+    return Message("index out of range")

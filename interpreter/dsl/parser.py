@@ -10,16 +10,16 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import Message
+from ..errors import Either, Message
 from ..limits import Limits, NumberTooLong, bounded_int, limits, too_long
 from .ast import Expr
 
 _SYMBOLS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
-    "NAME": "a name", "INT": "a number", "STRING": "a string", "COMP_OP": "a comparison",
-    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "IF": "'if'",
-    "ELSE": "'else'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
-    "TRUE": "'true'", "FALSE": "'false'", "$END": "the end",
+    "NAME": Message("a name"), "INT": Message("a number"), "STRING": Message("a string"),
+    "COMP_OP": Message("a comparison"), "ADD_OP": Message("'+' or '-'"), "MUL_OP": Message("'*', '//' or '%'"),
+    "MINUS": "'-'", "IF": "'if'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IN": "'in'",
+    "TRUE": "'true'", "FALSE": "'false'",
 }
 
 
@@ -161,28 +161,26 @@ _OPERATORS = {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "IN", "NOT", "IF", "EL
 _OPERANDS = {"INT", "STRING", "NAME", "TRUE", "FALSE", "LPAR", "LSQB", "MINUS", "NOT"}
 
 
-def _expected(names: set[str]) -> str:
+def _expected(names: set[str]) -> Either | None:
     """What the parser would have accepted, in words; long lists are summarized."""
     names = {n for n in names if not n.startswith("__")}
-    words: list[str] = []
+    words: list = []
     if len(names & _OPERANDS) >= 4:
         names -= _OPERANDS
-        words.append("a value")
+        words.append(Message("a value"))
     if len(names & _OPERATORS) >= 4:
         names -= _OPERATORS
-        words.append("an operator")
+        words.append(Message("an operator"))
     end = "$END" in names
-    words += sorted(_SYMBOLS.get(n, n) for n in names - {"$END"})
+    words += [_SYMBOLS.get(n, n) for n in sorted(names - {"$END"}, key=lambda n: str(_SYMBOLS.get(n, n)))]
     if end:
-        words.append("the end of the expression")
-    if not words:
-        return ""
-    return "; expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+        words.append(Message("the end of the expression"))
+    return Either(tuple(words)) if words else None
 
 
-def _describe(token) -> str:
+def _describe(token) -> Message | str:
     if token.type == "$END":
-        return "end of expression"
+        return Message("end of expression")
     return f"'{token.value}'"
 
 
@@ -273,8 +271,8 @@ def _parse(text: str) -> Expr:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
         ch = text[exc.pos_in_stream]
-        hint = " (use '==' to compare)" if ch == "=" else ""
-        raise ParseError(f"unexpected character '{ch}'{hint}", exc.pos_in_stream) from None
+        raise ParseError(Message("unexpected character '{char}' (use '==' to compare)" if ch == "=" else
+                                 "unexpected character '{char}'", {"char": ch}), exc.pos_in_stream) from None
     except UnexpectedToken as exc:
         try:
             accepts = set(exc.interactive_parser.accepts())
@@ -283,7 +281,9 @@ def _parse(text: str) -> Expr:
         offset = len(text.rstrip()) if exc.token.type == "$END" or exc.token.start_pos is None else exc.token.start_pos
         if exc.token.type == "COMP_OP" and not accepts & _OPERANDS:  # after a whole comparison
             raise ParseError("comparisons do not chain: write 'a < b and b < c', not 'a < b < c'", offset) from None
-        raise ParseError(f"unexpected {_describe(exc.token)}{_expected(accepts)}", offset) from None
+        expected = _expected(accepts)
+        raise ParseError(Message("unexpected {token}; expected {what}" if expected else "unexpected {token}",
+                                 {"token": _describe(exc.token), "what": expected}), offset) from None
     except UnexpectedEOF:
         raise ParseError("unexpected end of expression", len(text.rstrip())) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark variants
