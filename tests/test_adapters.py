@@ -170,3 +170,28 @@ def test_openspiel_game_strings_carry_options_and_states_pickle():
     state.apply_action(game.rules.encoding.action_id(Roll((2, 2, 4, 5, 6))))
     back = pickle.loads(pickle.dumps(state))
     assert back.engine.to_json() == state.engine.to_json() and back.legal_actions() == state.legal_actions()
+
+
+def test_a_model_where_other_players_act_on_a_roll():
+    """tests/data/examples/crossing.yaml: every player may write each roll (`by: all`), passing is
+    `stop`; the player to move is the one asked, not only the active one."""
+    pyspiel = need("pyspiel")
+    need("pettingzoo")
+    import rulebook.interpreter.openspiel  # noqa: F401
+    from pettingzoo.test import api_test
+    from rulebook.interpreter.pettingzoo import env
+    from pathlib import Path
+    path = str(Path(__file__).resolve().parent / "data" / "examples" / "crossing.yaml")
+    game = pyspiel.load_game("python_rulebook", {"model": path, "players": 3})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state, rng, movers = game.new_initial_state(), np.random.default_rng(4), set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            continue
+        movers.add((state.current_player(), state.engine.player))
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert any(who != active for who, active in movers)  # someone decided on another player's roll
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(model=path, players=3), num_cycles=300)

@@ -88,6 +88,15 @@ def score_bound(model: Model) -> float:
     return float(4 * most + 1000)
 
 
+def mover(state: GameState) -> int:
+    """The player to move: the one who decides now (`current_player`, which may be another than the
+    active player at a step several take), or at a roll the active player; -1 when the game is over."""
+    cp = state.current_player()
+    if cp == TERMINAL:
+        return -1
+    return state.player if cp == CHANCE else cp
+
+
 def rank_returns(engine: GameState) -> list[float]:
     """Per player (players ranked below − players ranked above) / (players − 1), from the engine's
     ranking (tie-breaks and a game ended by a player's write included); [0.0] for one player."""
@@ -207,9 +216,9 @@ class Encoding:
         else:
             out.fill(0)
         out[player] = 1
-        cp = state.current_player()
-        if cp != TERMINAL:
-            out[P + state.player] = 1
+        who = mover(state)
+        if who >= 0:
+            out[P + who] = 1
         i = 2 * P
         step = state.step()
         kind = "over" if step is None else step.kind
@@ -244,7 +253,7 @@ class Encoding:
         """The position in words (English, for logs and `str(state)`)."""
         if state.is_terminal():
             return "game over; " + ", ".join(f"{name}: {score}" for name, score in zip(state.players, state.returns()))
-        parts = [f"{state.players[state.player]} to {'roll' if state.current_player() == CHANCE else state.step().kind}",
+        parts = [f"{state.players[mover(state)]} to {'roll' if state.current_player() == CHANCE else state.step().kind}",
                  f"roll {state.roll_number}", "dice " + (" ".join(map(str, state.dice)) or "-")]
         if state.kept:
             parts.append("kept " + " ".join(map(str, state.kept)))

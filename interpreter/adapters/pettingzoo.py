@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..state import GameState
-from .encoding import Encoding, final_returns, model_of, returns_kind
+from .encoding import Encoding, final_returns, model_of, mover, returns_kind
 
 
 def env(model, players: int | None = None, options=None, returns: str = "", render_mode: str | None = None):
@@ -72,12 +72,12 @@ class RulebookEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.state = GameState(self.model, list(self.agents))
         roll_dice(self.state, self.np_random)
-        self.agent_selection = self.agents[self.state.player]
+        self.agent_selection = self.agents[mover(self.state)]
 
     def observe(self, agent):
         i = self.possible_agents.index(agent)
         mask = np.zeros(self.encoding.num_actions, np.int8)
-        if not self.state.is_terminal() and self.state.player == i:
+        if mover(self.state) == i:
             mask = self.encoding.mask(self.state)
         return {"observation": self.encoding.observe(self.state, i), "action_mask": mask}
 
@@ -96,7 +96,7 @@ class RulebookEnv(AECEnv):
                 self.rewards[a] = float(r)
             self.terminations = {a: True for a in self.agents}
         else:
-            self.agent_selection = self.agents[self.state.player]
+            self.agent_selection = self.agents[mover(self.state)]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
