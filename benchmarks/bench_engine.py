@@ -33,8 +33,8 @@ import statistics
 import time
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.actions import Roll
-from rulebook.interpreter.state import CHANCE, TERMINAL, GameState, tables
+from rulebook.interpreter.engine.actions import Roll
+from rulebook.interpreter.engine.state import CHANCE, TERMINAL, GameState, tables
 
 from . import baseline_yahtzee, machine
 
@@ -193,7 +193,7 @@ def bulk_side(model, baseline_rates: list[float], baseline_scores: list[int], ar
     same RNG discipline (one uniform number per roll, looked up in the distribution of the sorted
     results, and one per decision), but numpy's generator and other games: the check is that the
     scores have the same mean and spread within 3 standard errors, not that the games are equal."""
-    from rulebook.interpreter import bulk
+    from rulebook.interpreter.play import bulk
     why = bulk.unsupported(model, ["random"], allow_random=True)
     if why is not None:
         print(f"  bulk random play: not for this model ({why})")

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from rulebook.interpreter import bundled_models, load_model
-from rulebook.interpreter.model import LANGUAGES
+from rulebook.interpreter.model.frozen import LANGUAGES
 from rulebook.tools.documents import pages
 
 TARGET = 3.0  # seconds for every bundled model × 3 languages

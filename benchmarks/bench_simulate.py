@@ -17,9 +17,10 @@ import resource
 import statistics
 import time
 
-from rulebook.interpreter import bulk, load_model
-from rulebook.interpreter.game import Seat
-from rulebook.interpreter.simulate import run_games
+from rulebook.interpreter.play import bulk
+from rulebook.interpreter import load_model
+from rulebook.interpreter.play.game import Seat
+from rulebook.interpreter.play.simulate import run_games
 
 from . import machine
 
@@ -49,9 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     before = machine.load()
     model = load_model(args.model)
-    from rulebook.interpreter.solver import solved
+    from rulebook.interpreter.solver.solve import solved
     solved(model)  # the table, solved or read before any timing
-    from rulebook.interpreter.turnplan import compiled
+    from rulebook.interpreter.solver.turnplan import compiled
     compiled()  # the compiled planner loaded (or compiled once) before any timing, like the table
     print(f"simulate {model.id}: {args.games} bulk games and {args.reference} per-game games per bot, "
           f"--jobs {args.jobs}, from an empty plan cache")

@@ -40,7 +40,7 @@ def _solve_in_child(model: str, options: list[str], jobs: int = 1, kernel: str |
         "    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime\n"
         "from rulebook.interpreter import load_model, kernel\n"
-        "from rulebook.interpreter.solver import solve, Limits\n"
+        "from rulebook.interpreter.solver.solve import solve, Limits\n"
         "opts = dict(o.split('=', 1) for o in sys.argv[3:])\n"
         "m = load_model(sys.argv[1], opts)\n"
         "c0 = cpu(); t = time.perf_counter(); name = kernel.name(); k = time.perf_counter() - t; ck = cpu() - c0\n"
@@ -59,7 +59,7 @@ def _solve_in_child(model: str, options: list[str], jobs: int = 1, kernel: str |
 def _baseline_per_state(model_name: str, options: dict, sample: int = 300) -> float:
     """Seconds per state when every state's turn is computed on its own (no batching)."""
     from rulebook.interpreter import load_model
-    from rulebook.interpreter.solver import Space
+    from rulebook.interpreter.solver.solve import Space
     space = Space(load_model(model_name, options))
     V = np.zeros((1 << space.n) * space.F)
     masks, feats = space.level(space.n // 2)
@@ -75,12 +75,12 @@ def _decision_us(model_name: str, options: dict, decisions: int = 2000,
                  kind: str = "optimal") -> tuple[float, float, float]:
     """Mean µs per optimal decision over many game positions (table already loaded)."""
     from rulebook.interpreter import load_model
-    from rulebook.interpreter.actions import Roll
-    from rulebook.interpreter.solver import OptimalBot
-    from rulebook.interpreter.state import CHANCE, GameState
+    from rulebook.interpreter.engine.actions import Roll
+    from rulebook.interpreter.solver.solve import OptimalBot
+    from rulebook.interpreter.engine.state import CHANCE, GameState
     model = load_model(model_name, options)
     if kind == "strong":
-        from rulebook.interpreter.strong import StrongBot
+        from rulebook.interpreter.players.strong import StrongBot
         bot = StrongBot(model)
     else:
         bot = OptimalBot(model)
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine load after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     # decisions need the table: solve once more into the cache used by the bot
     from rulebook.interpreter import load_model
-    from rulebook.interpreter.solver import load_or_solve
+    from rulebook.interpreter.solver.solve import load_or_solve
     load_or_solve(load_model(args.model, options))
     mean_us, first_us, very_first = _decision_us(args.model, options)
     print(f"  one decision   {mean_us:8.0f} µs  (mean; first decision of a turn, which plans it: {first_us:.0f} µs; "

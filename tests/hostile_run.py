@@ -47,7 +47,7 @@ def snapshot(*roots: Path) -> dict[str, tuple]:
 
 
 def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
-    from rulebook.interpreter.limits import DEFAULT, set_limits
+    from rulebook.interpreter.model.limits import DEFAULT, set_limits
     from rulebook.tools.cli import main
     run = root / case["name"].replace("/", "_")
     run.mkdir(parents=True)

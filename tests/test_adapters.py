@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from rulebook.interpreter import bundled_models, load_model
-from rulebook.interpreter.actions import Keep, Roll, Stop, Write
+from rulebook.interpreter.engine.actions import Keep, Roll, Stop, Write
 from rulebook.interpreter.adapters.encoding import Encoding, max_length, rank_returns
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.engine.state import GameState
 
 MODELS = list(bundled_models())
 
@@ -151,7 +151,7 @@ def test_the_research_page_agent_loop_runs():
 
 
 def test_the_engine_imports_no_adapter_package():
-    code = ("import sys, rulebook.interpreter.simulate, rulebook.interpreter.compare, rulebook.interpreter.state, "
+    code = ("import sys, rulebook.interpreter.play.simulate, rulebook.interpreter.play.compare, rulebook.interpreter.engine.state, "
             "rulebook.interpreter.adapters.encoding; "
             "print(sorted(m for m in ('pyspiel', 'pettingzoo', 'gymnasium', 'dask', 'distributed') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

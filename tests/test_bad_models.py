@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebook.interpreter.loader import bundled_models
+from rulebook.interpreter.model.loader import bundled_models
 from rulebook.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

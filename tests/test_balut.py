@@ -4,9 +4,9 @@ from the published rules."""
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.actions import Write
-from rulebook.interpreter.scoring import Scorer
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.engine.actions import Write
+from rulebook.interpreter.model.scoring import Scorer
+from rulebook.interpreter.engine.state import GameState
 
 MODEL = load_model("balut")
 SCORER = Scorer(MODEL)
@@ -98,7 +98,7 @@ def test_a_write_fills_the_next_entry_of_a_row():
 
 
 def test_bots_play_a_full_game():
-    from rulebook.interpreter.game import Game, Seat
+    from rulebook.interpreter.play.game import Game, Seat
     game = Game(MODEL, [Seat("a", "greedy"), Seat("b", "random")], seed=5)
     for _ in game.run_bots():
         pass

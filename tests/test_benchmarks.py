@@ -37,7 +37,7 @@ def test_engine_and_hand_written_yahtzee_play_the_same_games(monkeypatch):
 
 
 def test_the_baseline_draws_rolls_with_the_engines_distribution():
-    from rulebook.interpreter.state import GameState
+    from rulebook.interpreter.engine.state import GameState
     state = GameState(load_model("yahtzee"), ["p"])
     for m in range(6):
         faces, cumulative, total = baseline_yahtzee._OUTCOMES[m]

@@ -13,13 +13,14 @@ import statistics
 import numpy as np
 import pytest
 
-from rulebook.interpreter import bulk, load_model
-from rulebook.interpreter.actions import Stop, Write
-from rulebook.interpreter.bots import make_bot
-from rulebook.interpreter.errors import UsageError
-from rulebook.interpreter.game import Seat
-from rulebook.interpreter.simulate import run_games, summarize
-from rulebook.interpreter.state import CHANCE, GameState
+from rulebook.interpreter.play import bulk
+from rulebook.interpreter import load_model
+from rulebook.interpreter.engine.actions import Stop, Write
+from rulebook.interpreter.players.registry import make_bot
+from rulebook.interpreter.model.errors import UsageError
+from rulebook.interpreter.play.game import Seat
+from rulebook.interpreter.play.simulate import run_games, summarize
+from rulebook.interpreter.engine.state import CHANCE, GameState
 
 
 @pytest.fixture(autouse=True)
@@ -134,7 +135,7 @@ def test_simulate_cli_engine_flag(cli):
 
 
 def test_dice_drawn_from_the_grid_are_the_dice_counted_over_every_roll():
-    from rulebook.interpreter.turn import turn_tables
+    from rulebook.interpreter.engine.turn import turn_tables
     for n, faces in ((5, 6), (3, 8)):
         tt = turn_tables(n, faces)
         dice = bulk.Dice(tt)
@@ -167,6 +168,6 @@ def test_random_players_in_bulk_only_where_asked_and_as_the_engine_plays_them():
 
 def simulate_one(model, seed: int) -> tuple[int, int]:
     """(total, rolls) of one random-policy game through the per-game engine."""
-    from rulebook.interpreter.compare import _play
+    from rulebook.interpreter.play.compare import _play
     game = _play(model, [make_bot("random", model, random.Random(seed))], seed)
     return game.totals[0], game.rolls[0]

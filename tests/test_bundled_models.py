@@ -2,7 +2,7 @@
 import pytest
 
 from rulebook.interpreter import bundled_models, load_model
-from rulebook.interpreter.model import LANGUAGES
+from rulebook.interpreter.model.frozen import LANGUAGES
 
 MODELS = list(bundled_models())
 

@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.actions import parse_action
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.engine.actions import parse_action
+from rulebook.interpreter.engine.state import GameState
 
 MODEL = load_model("chicago")
 

@@ -4,8 +4,8 @@ import json
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.compare import Variant, compare, parse_variant
-from rulebook.interpreter.errors import UsageError
+from rulebook.interpreter.play.compare import Variant, compare, parse_variant
+from rulebook.interpreter.model.errors import UsageError
 
 
 @pytest.fixture(autouse=True)
@@ -46,7 +46,8 @@ def test_yahtzee_joker_and_bonus_variants(cli, tmp_path, monkeypatch):
         assert label in svg
 
     # a second run reads every number from the cache: nothing is solved or played again
-    from rulebook.interpreter import compare as module, solver
+    from rulebook.interpreter.play import compare as module
+    from rulebook.interpreter.solver import solve as solver
     monkeypatch.setattr(solver, "solve", lambda *a, **k: pytest.fail("solved again"))
     monkeypatch.setattr(module, "_play", lambda *a, **k: pytest.fail("played again"))
     monkeypatch.setattr(module, "_bulk_play", lambda *a, **k: pytest.fail("played again in bulk"))
@@ -119,7 +120,7 @@ def test_every_compare_text_is_translated():
 
 def test_boxes_used_several_times_count_each_entry():
     """A box with several cells (balut: each box four times) is scratched in a share of its entries."""
-    from rulebook.interpreter.compare import _cells_of
+    from rulebook.interpreter.play.compare import _cells_of
     model = load_model("balut")
     cells = _cells_of(model)
     assert max(len(c) for c in cells.values()) > 1
@@ -152,8 +153,8 @@ def test_bulk_games_give_the_statistics_of_games_played_one_by_one(name, kind):
     """compare plays greedy, optimal and random games in bulk: other games, the same statistics (3 SE)."""
     import random
 
-    from rulebook.interpreter import compare as module
-    from rulebook.interpreter.bots import make_bot
+    from rulebook.interpreter.play import compare as module
+    from rulebook.interpreter.players.registry import make_bot
     model = load_model(name)
     assert module.bulk_reason(model, [kind]) is None
     n, m = 300, 3000
@@ -178,7 +179,7 @@ def test_bulk_games_give_the_statistics_of_games_played_one_by_one(name, kind):
 
 
 def test_two_player_games_in_bulk_rank_as_games_played_one_by_one():
-    from rulebook.interpreter import compare as module
+    from rulebook.interpreter.play import compare as module
     model = load_model("yacht")
     one = module.first_player_wins(model, "greedy", 300, 3, engine="game")
     bulk = module.first_player_wins(model, "greedy", 3000, 3)
@@ -187,7 +188,7 @@ def test_two_player_games_in_bulk_rank_as_games_played_one_by_one():
 
 
 def test_compare_plays_in_bulk_only_what_bulk_takes(monkeypatch):
-    from rulebook.interpreter import compare as module
+    from rulebook.interpreter.play import compare as module
     played = []
     real_play, real_bulk = module._play, module._bulk_play
     monkeypatch.setattr(module, "_play", lambda model, bots, seed: played.append("game") or real_play(model, bots, seed))

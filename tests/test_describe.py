@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.errors import UsageError
-from rulebook.interpreter.loader import bundled_models, schema
-from rulebook.interpreter.model import LANGUAGES
+from rulebook.interpreter.model.errors import UsageError
+from rulebook.interpreter.model.loader import bundled_models, schema
+from rulebook.interpreter.model.frozen import LANGUAGES
 from rulebook.tools.documents.describe import (ROLE_STYLES, STEP_KINDS, bound_text, choice_text, edge_text, end_text,
                                      kind_of, number_words, phrase, step_label, step_sentence, times_words,
                                      who_text)

@@ -10,8 +10,8 @@ import pytest
 
 from conftest import require_tool
 from rulebook.interpreter import load_model
-from rulebook.interpreter.loader import bundled_models
-from rulebook.interpreter.model import LANGUAGES
+from rulebook.interpreter.model.loader import bundled_models
+from rulebook.interpreter.model.frozen import LANGUAGES
 from rulebook.tools.documents import describe
 from rulebook.tools.documents.describe import ROLE_STYLES, bound_text, choice_text, end_text, who_text
 from rulebook.tools.documents.diagram import diagram, flow_diagram, scoring_diagram

@@ -5,12 +5,12 @@ from collections import Counter
 
 import pytest
 
-from rulebook.interpreter.dice import multisets
-from rulebook.interpreter.dsl.ast import Expr
-from rulebook.interpreter.dsl.compiler import Compiler, Context, Scope
-from rulebook.interpreter.dsl.parser import ParseError, parse
-from rulebook.interpreter.errors import DslError, Pos
-from rulebook.interpreter.yamlsource import Text, load_yaml
+from rulebook.interpreter.model.dice import multisets
+from rulebook.interpreter.model.dsl.ast import Expr
+from rulebook.interpreter.model.dsl.compiler import Compiler, Context, Scope
+from rulebook.interpreter.model.dsl.parser import ParseError, parse
+from rulebook.interpreter.model.errors import DslError, Pos
+from rulebook.interpreter.model.yamlsource import Text, load_yaml
 
 ALL = ("number", "bool", "list", "box", "boxes", "string", "section")
 DEPS = {"dice", "sheet", "target", "turn"}

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulebook.interpreter.dice import index_of
-from rulebook.interpreter.dsl.builtins import FUNCTIONS, VARIABLES
-from rulebook.interpreter.dsl.compiler import Compiler, Context, Scope
-from rulebook.interpreter.errors import Pos, RulebookError
-from rulebook.interpreter.yamlsource import Text
+from rulebook.interpreter.model.dice import index_of
+from rulebook.interpreter.model.dsl.builtins import FUNCTIONS, VARIABLES
+from rulebook.interpreter.model.dsl.compiler import Compiler, Context, Scope
+from rulebook.interpreter.model.errors import Pos, RulebookError
+from rulebook.interpreter.model.yamlsource import Text
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "dsl.md"
 DOC = DOC_PATH.read_text(encoding="utf-8")

@@ -13,14 +13,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulebook.interpreter.dice import multisets
-from rulebook.interpreter.dsl.ast import Expr
-from rulebook.interpreter.dsl.builtins import FUNCTIONS
-from rulebook.interpreter.dsl.compiler import Compiled, Compiler, Context, Scope
-from rulebook.interpreter.dsl.parser import ParseError, parse
-from rulebook.interpreter.errors import Pos, RulebookError
-from rulebook.interpreter.loader import load_source
-from rulebook.interpreter.yamlsource import Text
+from rulebook.interpreter.model.dice import multisets
+from rulebook.interpreter.model.dsl.ast import Expr
+from rulebook.interpreter.model.dsl.builtins import FUNCTIONS
+from rulebook.interpreter.model.dsl.compiler import Compiled, Compiler, Context, Scope
+from rulebook.interpreter.model.dsl.parser import ParseError, parse
+from rulebook.interpreter.model.errors import Pos, RulebookError
+from rulebook.interpreter.model.loader import load_source
+from rulebook.interpreter.model.yamlsource import Text
 
 ROOT = Path(__file__).resolve().parent.parent
 YAHTZEE = (ROOT / "rules" / "yahtzee.yaml").read_text(encoding="utf-8")

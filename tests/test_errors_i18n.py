@@ -4,7 +4,7 @@ import string
 
 import pytest
 
-from rulebook.interpreter.errors import Message, Pos, SaveFileError, did_you_mean
+from rulebook.interpreter.model.errors import Message, Pos, SaveFileError, did_you_mean
 from rulebook.tools.i18n import pick_language
 from rulebook.tools.i18n_extract import error_templates, templates_in
 

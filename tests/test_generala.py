@@ -3,9 +3,9 @@ roll, double generala only after a generala of 50, the wraparound straight and t
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.errors import ErrorList
-from rulebook.interpreter.loader import load_source
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.errors import ErrorList
+from rulebook.interpreter.model.loader import load_source
+from rulebook.interpreter.model.scoring import Scorer
 
 MODEL = load_model("generala")
 SCORER = Scorer(MODEL)
@@ -212,7 +212,7 @@ def _score(expression: str, options=None):
 
 
 def test_and_or_fold_when_an_option_decides():
-    from rulebook.interpreter.dsl.compiler import Context
+    from rulebook.interpreter.model.dsl.compiler import Context
     assert _score("5 if option.flag and sum(dice) > 3 else 0").deps == frozenset()
     assert _score("5 if sum(dice) > 3 and option.flag else 0")(Context()) == 0
     assert _score("5 if option.flag and sum(dice) > 3 else 0", {"flag": "true"}).deps == {"dice"}

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.acting import actors
-from rulebook.interpreter.actions import Roll, Stop, Write
-from rulebook.interpreter.errors import IllegalActionError, RulebookError
-from rulebook.interpreter.loader import load_source
-from rulebook.interpreter.scoring import Scorer
-from rulebook.interpreter.state import CHANCE, GameState
+from rulebook.interpreter.engine.acting import actors
+from rulebook.interpreter.engine.actions import Roll, Stop, Write
+from rulebook.interpreter.model.errors import IllegalActionError, RulebookError
+from rulebook.interpreter.model.loader import load_source
+from rulebook.interpreter.model.scoring import Scorer
+from rulebook.interpreter.engine.state import CHANCE, GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUPS = ROOT / "tests/data/examples/dice_groups.yaml"
@@ -124,7 +124,7 @@ def test_a_save_in_the_middle_of_a_shared_step_goes_on_where_it_was():
     (CROSSING, "the solver cannot read a write that other players take or that may be passed (step 'cross')"),
 ])
 def test_the_solver_refuses_in_one_line(path, reason):
-    from rulebook.interpreter.abstraction import NotSolvable, turn_shape
+    from rulebook.interpreter.solver.abstraction import NotSolvable, turn_shape
     with pytest.raises(NotSolvable) as info:
         turn_shape(load_model(path))
     assert info.value.message == reason
@@ -133,7 +133,7 @@ def test_the_solver_refuses_in_one_line(path, reason):
 @pytest.mark.parametrize("kind", ["random", "greedy", "strong"])
 @pytest.mark.parametrize("path", [GROUPS, CROSSING])
 def test_every_bot_plays_full_games(kind, path):
-    from rulebook.interpreter.bots import make_bot
+    from rulebook.interpreter.players.registry import make_bot
     model = load_model(path)
     rng = random.Random(7)
     for _ in range(3):

@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulebook.interpreter import kernel, kernelplan, load_model
-from rulebook.interpreter.induction import _solve_chunk_by_box
-from rulebook.interpreter.solver import Space, solve
+from rulebook.interpreter.solver import kernel, kernelplan
+from rulebook.interpreter import load_model
+from rulebook.interpreter.solver.induction import _solve_chunk_by_box
+from rulebook.interpreter.solver.solve import Space, solve
 
 numba = pytest.importorskip("numba")
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from rulebook.interpreter.errors import ModelError, RulebookError
-from rulebook.interpreter.limits import DEFAULT, Limits, limits, raise_limits, read_untrusted, set_limits
-from rulebook.interpreter.loader import load_model, load_source
-from rulebook.interpreter.yamlsource import load_yaml
+from rulebook.interpreter.model.errors import ModelError, RulebookError
+from rulebook.interpreter.model.limits import DEFAULT, Limits, limits, raise_limits, read_untrusted, set_limits
+from rulebook.interpreter.model.loader import load_model, load_source
+from rulebook.interpreter.model.yamlsource import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = (ROOT / "tests" / "bad_models" / "base" / "minimal.yaml").read_text(encoding="utf-8")
@@ -98,7 +98,7 @@ def test_markdown_pages_show_model_text_literally():
 
 
 def test_the_terminal_prints_names_with_brackets_as_they_are(capsys):
-    from rulebook.interpreter.game import Game, Seat
+    from rulebook.interpreter.play.game import Game, Seat
     from rulebook.tools.terminal.view import View
     text = MINIMAL.replace("name: {en: Ones, de: Einer, nl: Enen}", 'name: {en: "[/] [link=http://evil]x[/link]", de: Einer, nl: Enen}')
     game = Game(load_source(text, "m.yaml"), [Seat("[bold red]Ann[/]", "human")], 1)
@@ -111,6 +111,6 @@ def test_the_terminal_prints_names_with_brackets_as_they_are(capsys):
 
 
 def test_player_names_with_control_characters_are_refused():
-    from rulebook.interpreter.game import parse_players
+    from rulebook.interpreter.play.game import parse_players
     assert "control characters" in error(parse_players, "\x1b]8;;http://evil\x07x:random")
     assert "at most 40 characters" in error(parse_players, "x" * 41 + ":random")

@@ -6,7 +6,7 @@ roll and the points it scores in its box.
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.scoring import Scorer
 
 MODEL = load_model("maxi_yatzy")
 SCORER = Scorer(MODEL)
@@ -102,7 +102,7 @@ def test_examples_score_their_box():
 
 
 def test_a_bot_game_fills_all_twenty_boxes():
-    from rulebook.interpreter.game import Game, Seat
+    from rulebook.interpreter.play.game import Game, Seat
     game = Game(MODEL, [Seat("a", "greedy"), Seat("b", "greedy")], seed=3)
     for _ in game.run_bots():
         pass
@@ -117,7 +117,7 @@ def test_the_exact_optimum_without_saved_rolls():
     maxi_yatzy -O saved_rolls=false --max-states 60000000`). The optimal player agrees: `rulebook
     simulate maxi_yatzy -O saved_rolls=false --players a:optimal
     --games 20000 --seed 12` averages 393.80 ± 0.54 (1.4 standard errors below)."""
-    from rulebook.interpreter.solver import Limits, solve
+    from rulebook.interpreter.solver.solve import Limits, solve
     table = solve(PLAIN, limits=Limits(max_states=60_000_000, memory=4 * 2**30, jobs=2))
     assert table.states == 57_507_840
     assert table.expected_score == pytest.approx(394.557507, abs=1e-6)
@@ -126,7 +126,7 @@ def test_the_exact_optimum_without_saved_rolls():
 # saved rolls (the published rule: "Unused rolls are saved to the following turns") -------------
 
 def test_without_saved_rolls_the_model_is_the_plain_three_rolls_a_turn_game():
-    from rulebook.interpreter.abstraction import turn_shape
+    from rulebook.interpreter.solver.abstraction import turn_shape
     assert PLAIN.counters == () and PLAIN.step("rerolls").times == 2 and PLAIN.step("rerolls").condition is None
     assert PLAIN.step("write").effects == ()
     assert turn_shape(PLAIN) == 2  # the solver reads it as before: roll, (keep, roll) × 2, write
@@ -136,14 +136,14 @@ def test_without_saved_rolls_the_model_is_the_plain_three_rolls_a_turn_game():
 
 
 def test_the_solver_refuses_saved_rolls_with_its_reason():
-    from rulebook.interpreter.abstraction import NotSolvable, turn_shape
+    from rulebook.interpreter.solver.abstraction import NotSolvable, turn_shape
     with pytest.raises(NotSolvable) as info:
         turn_shape(MODEL)
     assert "counters such as 'saved_rolls'" in str(info.value) and info.value.pos.line > 0
 
 
 def play(state, *moves):
-    from rulebook.interpreter.actions import parse_action
+    from rulebook.interpreter.engine.actions import parse_action
     for move in moves:
         state.apply(parse_action(move))
 
@@ -151,7 +151,7 @@ def play(state, *moves):
 def test_unused_rolls_are_saved_and_spent_in_later_turns():
     """Ann writes after her first roll (2 rolls saved), then uses all five of her next turn (3 + 2:
     nothing left); Bob takes his three every turn and saves nothing."""
-    from rulebook.interpreter.state import GameState
+    from rulebook.interpreter.engine.state import GameState
     state = GameState(MODEL, ["Ann", "Bob"])
     play(state, "roll 1 2 3 4 5 6")
     assert state.rolls_left() == 2
@@ -172,7 +172,7 @@ def test_unused_rolls_are_saved_and_spent_in_later_turns():
 
 
 def test_saved_rolls_add_up_over_turns_and_a_partly_used_store_keeps_the_rest():
-    from rulebook.interpreter.state import GameState
+    from rulebook.interpreter.engine.state import GameState
     state = GameState(MODEL, ["Ann"])
     play(state, "roll 1 2 3 4 5 6", "stop", "write chance")  # 2 saved
     play(state, "roll 1 1 1 1 1 1", "stop", "write ones")  # 2 + 2 = 4 saved
@@ -185,8 +185,8 @@ def test_saved_rolls_add_up_over_turns_and_a_partly_used_store_keeps_the_rest():
 
 
 def test_counters_survive_a_save_and_a_bad_save_is_refused():
-    from rulebook.interpreter.errors import SaveFileError
-    from rulebook.interpreter.state import GameState
+    from rulebook.interpreter.model.errors import SaveFileError
+    from rulebook.interpreter.engine.state import GameState
     state = GameState(MODEL, ["Ann", "Bob"])
     play(state, "roll 1 2 3 4 5 6", "stop", "write chance", "roll 1 2 3 4 5 6")
     data = state.to_json()
@@ -199,7 +199,7 @@ def test_counters_survive_a_save_and_a_bad_save_is_refused():
 
 
 def test_bot_games_with_saved_rolls_fill_the_sheet_and_score_by_the_same_boxes():
-    from rulebook.interpreter.game import Game, Seat
+    from rulebook.interpreter.play.game import Game, Seat
     game = Game(MODEL, [Seat("a", "greedy"), Seat("b", "random")], seed=11)
     for _ in game.run_bots():
         pass

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.actions import parse_action
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.engine.actions import parse_action
+from rulebook.interpreter.engine.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "tests/data/examples"
@@ -126,7 +126,7 @@ TWO_WRITES = (("  times: 2\n  name: {en: Game", "  times: 1\n  name: {en: Game")
 def test_greedy_and_hint_read_the_write_step_that_is_due(tmp_path):
     """A turn of two writes with rules of their own: at the second, the values are the second's
     (before, the bots read the first write step's rule and found no box)."""
-    from rulebook.interpreter.bots import GreedyBot
+    from rulebook.interpreter.players.registry import GreedyBot
     path = _variant(tmp_path, EXAMPLES / "scratch.yaml", "two_writes.yaml", *TWO_WRITES)
     state = GameState(load_model(path), ["a"])
     play(state, "roll 6 2")
@@ -140,7 +140,7 @@ def test_greedy_and_hint_read_the_write_step_that_is_due(tmp_path):
 def test_greedy_counts_no_points_of_a_section_that_does_not_count(tmp_path):
     """Points written into a `counts: false` section are not part of the total: greedy values them at
     0 (plus any write bonus), so it prefers a box whose points count."""
-    from rulebook.interpreter.bots import GreedyBot
+    from rulebook.interpreter.players.registry import GreedyBot
     path = _variant(tmp_path, EXAMPLES / "scratch.yaml", "uncounted.yaml",
                     ("""      - id: pair
         name: {en: Pair""", """  - id: memo

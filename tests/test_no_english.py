@@ -20,7 +20,7 @@ import pytest
 import yaml
 from babel.messages.pofile import read_po
 
-from rulebook.interpreter.loader import bundled_models, load_model
+from rulebook.interpreter.model.loader import bundled_models, load_model
 from rulebook.tools.cli import COMMANDS, main
 from rulebook.tools.documents import describe, pages
 from rulebook.tools.documents.diagram import render_svg

@@ -17,8 +17,8 @@ import yaml
 from babel.messages.pofile import read_po
 
 from rulebook.interpreter import bundled_models, load_model
-from rulebook.interpreter.model import LANGUAGES
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.frozen import LANGUAGES
+from rulebook.interpreter.model.scoring import Scorer
 from rulebook.tools.documents import pages
 from rulebook.tools.i18n import LOCALES_DIR
 
@@ -587,7 +587,7 @@ def test_every_bundled_page_is_built(tmp_path):
 
 def test_facts_follow_the_model_text():
     """Change the model and the page changes with it: names, examples and their points, rounds."""
-    from rulebook.interpreter.loader import load_source
+    from rulebook.interpreter.model.loader import load_source
     source = bundled_models()["yahtzee"].read_text(encoding="utf-8")
     source = source.replace("name: {en: Fours, de: Vierer, nl: Vieren}", "name: {en: Quads, de: Vierer, nl: Vieren}")
     source = source.replace("score: count(4) * 4\n        example: [2, 2, 4, 3, 4]",
@@ -602,7 +602,7 @@ def test_facts_follow_the_model_text():
 
 
 def test_translator():
-    from rulebook.interpreter.errors import UsageError
+    from rulebook.interpreter.model.errors import UsageError
     from rulebook.tools.i18n import translator
     assert translator("en").gettext("The score sheet") == "The score sheet"
     assert translator("de").gettext("The score sheet") == "Der Spielzettel"

@@ -13,7 +13,7 @@ import pytest
 from conftest import require_tool
 
 from rulebook.interpreter import bundled_models, load_model
-from rulebook.interpreter.model import LANGUAGES
+from rulebook.interpreter.model.frozen import LANGUAGES
 from rulebook.tools.documents import pages
 
 CHROMIUM = "/usr/bin/chromium"

@@ -4,7 +4,7 @@ import os
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.model import LANGUAGES
+from rulebook.interpreter.model.frozen import LANGUAGES
 
 from conftest import require_tool
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.actions import Keep, Stop, Write
-from rulebook.interpreter.errors import IllegalActionError
-from rulebook.interpreter.game import Game, Seat, parse_players
+from rulebook.interpreter.engine.actions import Keep, Stop, Write
+from rulebook.interpreter.model.errors import IllegalActionError
+from rulebook.interpreter.play.game import Game, Seat, parse_players
 from rulebook.tools.commands import play as cmd_play
 from rulebook.tools.cli import main
 from rulebook.tools.terminal.moves import parse_move
@@ -93,7 +93,7 @@ def game():
 
 
 def at(game, dice):
-    from rulebook.interpreter.actions import Roll
+    from rulebook.interpreter.engine.actions import Roll
     state = game.state.__class__(game.model, ["Ann"])
     state.apply(Roll(dice))
     return state

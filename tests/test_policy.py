@@ -8,9 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rulebook.interpreter import bulk, load_model, policy
-from rulebook.interpreter.scoring import Scorer
-from rulebook.interpreter.solver import cache_path
+from rulebook.interpreter.play import bulk
+from rulebook.interpreter import load_model
+from rulebook.interpreter.solver import policy
+from rulebook.interpreter.model.scoring import Scorer
+from rulebook.interpreter.solver.solve import cache_path
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +46,7 @@ def test_games_from_the_policy_tables_are_the_planned_games(name):
 
 
 def _digest(model):
-    from rulebook.interpreter.tablefile import read_header
+    from rulebook.interpreter.solver.tablefile import read_header
     return read_header(cache_path(model)).digest
 
 

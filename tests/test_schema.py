@@ -4,7 +4,7 @@ from pathlib import Path
 
 import jsonschema
 
-from rulebook.interpreter.loader import SCHEMA_PATH, bundled_models
+from rulebook.interpreter.model.loader import SCHEMA_PATH, bundled_models
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text())
 

@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from rulebook.interpreter.loader import bundled_models  # noqa: E402
+from rulebook.interpreter.model.loader import bundled_models  # noqa: E402
 from rulebook.tools.serve import create_app  # noqa: E402
 
 YAHTZEE = bundled_models()["yahtzee"].read_text(encoding="utf-8")
@@ -93,8 +93,8 @@ def test_mistakes_are_reported_at_their_line_and_a_failing_copy_cannot_be_played
     r = client.post(f"/api/copies/{copy_id}/play", json={"lang": "en"})
     assert r.status_code == 422 and "cannot be played until it passes the check" in r.json()["error"]
     # the same text, checked by `rulebook check`, gives the same message
-    from rulebook.interpreter.errors import ErrorList, RulebookError
-    from rulebook.interpreter.loader import load_source
+    from rulebook.interpreter.model.errors import ErrorList, RulebookError
+    from rulebook.interpreter.model.loader import load_source
     with pytest.raises(RulebookError) as exc:
         load_source(broken, "copy.yaml")
     cli_lines = [str(e) for e in exc.value.errors] if isinstance(exc.value, ErrorList) else [str(exc.value)]
@@ -126,7 +126,7 @@ def test_tap_a_step_on_the_served_rule_page(client, tmp_path):
     assert data["steps"]["first_roll"]["role"] == "chance" and data["steps"]["first_roll"]["example"] is None
     # once the optimal table is on disk (never solved for a page), the solver answers
     from rulebook.interpreter import load_model
-    from rulebook.interpreter.solver import load_or_solve
+    from rulebook.interpreter.solver.solve import load_or_solve
     load_or_solve(load_model("yacht"))
     data = client.get("/api/games/yacht/steps?lang=en").json()
     assert data["steps"]["keep"]["example"]["optimal"]

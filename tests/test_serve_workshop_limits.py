@@ -13,7 +13,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from rulebook.interpreter.loader import bundled_models  # noqa: E402
+from rulebook.interpreter.model.loader import bundled_models  # noqa: E402
 from rulebook.tools.serve import create_app  # noqa: E402
 from rulebook.tools.serve.copies import Copies, WorkshopError  # noqa: E402
 from rulebook.tools.serve.limits import Limits, Quota, how_long  # noqa: E402

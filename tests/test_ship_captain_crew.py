@@ -9,12 +9,12 @@ from itertools import product
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.abstraction import NotSolvable, turn_shape
-from rulebook.interpreter.actions import Keep, Roll, Stop, Write
-from rulebook.interpreter.bots import GreedyBot, StrongBot
-from rulebook.interpreter.errors import IllegalActionError
-from rulebook.interpreter.scoring import Scorer
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.solver.abstraction import NotSolvable, turn_shape
+from rulebook.interpreter.engine.actions import Keep, Roll, Stop, Write
+from rulebook.interpreter.players.registry import GreedyBot, StrongBot
+from rulebook.interpreter.model.errors import IllegalActionError
+from rulebook.interpreter.model.scoring import Scorer
+from rulebook.interpreter.engine.state import GameState
 
 MODEL = load_model("ship_captain_crew")
 

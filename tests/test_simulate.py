@@ -5,8 +5,8 @@ import statistics
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.game import Seat
-from rulebook.interpreter.simulate import run_games, summarize
+from rulebook.interpreter.play.game import Seat
+from rulebook.interpreter.play.simulate import run_games, summarize
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +34,7 @@ def test_summary_counts_zeros_bonuses_and_wins():
 
 
 def test_optimal_bot_simulated_mean_agrees_with_the_solver():
-    from rulebook.interpreter.solver import solved
+    from rulebook.interpreter.solver.solve import solved
     model = load_model("yahtzee", {"joker": "free"})
     expected = solved(model)[1].expected_score
     results = run_games(model, [Seat("cpu", "optimal")], 300, seed=100, jobs=2)
@@ -73,7 +73,7 @@ def test_solve_cli_json(cli, monkeypatch, tmp_path):
 
 def test_a_model_with_its_own_final_score_reports_it_beside_the_grand_total(cli):
     """Balut ranks on Balut points: simulate reports their mean and spread as well as the total's."""
-    from rulebook.interpreter.scoring import Scorer
+    from rulebook.interpreter.model.scoring import Scorer
     model = load_model("balut")
     seats = [Seat("a", "greedy"), Seat("b", "random")]
     results = run_games(model, seats, 12, seed=4)

@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.abstraction import Feature, NotSolvable, features, turn_shape
-from rulebook.interpreter.game import Game, Seat
-from rulebook.interpreter.solver import OptimalBot, Space, solved
-from rulebook.interpreter.turn import turn_tables
+from rulebook.interpreter.solver.abstraction import Feature, NotSolvable, features, turn_shape
+from rulebook.interpreter.play.game import Game, Seat
+from rulebook.interpreter.solver.solve import OptimalBot, Space, solved
+from rulebook.interpreter.engine.turn import turn_tables
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -116,7 +116,7 @@ def test_first_roll_bonus_is_solved_per_roll_number():
 
 
 def test_roll_dependent_simulation_agrees_with_the_solver():
-    from rulebook.interpreter.simulate import run_games, summarize
+    from rulebook.interpreter.play.simulate import run_games, summarize
     model = load_model("generala", {"served_generala_wins": "false"})
     seats = [Seat("cpu", "optimal")]
     (s,) = summarize(model, seats, run_games(model, seats, 200, seed=3))
@@ -126,9 +126,9 @@ def test_roll_dependent_simulation_agrees_with_the_solver():
 def test_too_large_state_spaces_are_refused_with_an_estimate(tmp_path):
     """Doubling Yatzy's sheet (30 boxes): 65,873,379,328 reachable states (of 2^30 × 64 slots), counted
     without listing them, and refused with what to change."""
-    from rulebook.interpreter import induction
+    from rulebook.interpreter.solver import induction
     import yaml
-    from rulebook.interpreter.loader import RULES_DIR, load_source
+    from rulebook.interpreter.model.loader import RULES_DIR, load_source
     data = yaml.safe_load((RULES_DIR / "yatzy.yaml").read_text(encoding="utf-8"))
     for section in data["sections"]:
         section["boxes"] += [{**b, "id": b["id"] + "_again"} for b in section["boxes"]]

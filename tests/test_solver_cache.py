@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter import cachedir, tablefile
-from rulebook.interpreter.solver import Space, cache_path, load_cached, load_or_solve
+from rulebook.interpreter.model import cachedir
+from rulebook.interpreter.solver import tablefile
+from rulebook.interpreter.solver.solve import Space, cache_path, load_cached, load_or_solve
 
 YACHT = 166.955068
 
@@ -28,7 +29,7 @@ def test_a_good_table_is_read_back_without_solving(cache, monkeypatch):
     model = load_model("yacht")
     first, lines = solve_and_warnings(model)
     assert lines == [] and cache_path(model).exists()
-    from rulebook.interpreter import solver
+    from rulebook.interpreter.solver import solve as solver
     monkeypatch.setattr(solver, "solve", lambda *a, **k: pytest.fail("solved again"))
     again, lines = solve_and_warnings(model)
     assert lines == [] and again.expected_score == pytest.approx(YACHT, abs=1e-6)
@@ -126,7 +127,7 @@ def test_an_old_format_header_is_refused(cache):
 
 def test_an_interrupted_solve_resumes_from_its_checkpoint(cache):
     """Stopped after some layers, the same solve goes on from the last finished layer."""
-    from rulebook.interpreter import induction
+    from rulebook.interpreter.solver import induction
     model = load_model("generala", {"served_generala_wins": "false"})
     calls = []
 
@@ -148,7 +149,7 @@ def test_an_interrupted_solve_resumes_from_its_checkpoint(cache):
 
 
 def test_a_changed_checkpoint_layer_is_solved_again(cache):
-    from rulebook.interpreter import induction
+    from rulebook.interpreter.solver import induction
     model = load_model("generala", {"served_generala_wins": "false"})
 
     def stop(done, total):
@@ -169,8 +170,8 @@ def test_a_changed_checkpoint_layer_is_solved_again(cache):
 
 
 def test_two_jobs_give_the_same_table_as_one(cache):
-    from rulebook.interpreter import induction
-    from rulebook.interpreter.solver import solve
+    from rulebook.interpreter.solver import induction
+    from rulebook.interpreter.solver.solve import solve
     model = load_model("generala", {"served_generala_wins": "false"})
     one = solve(model)
     two = solve(model, limits=induction.Limits(jobs=2))
@@ -180,8 +181,8 @@ def test_two_jobs_give_the_same_table_as_one(cache):
 
 
 def test_limits_are_refused_with_what_to_change(cache):
-    from rulebook.interpreter import induction
-    from rulebook.interpreter.abstraction import NotSolvable
+    from rulebook.interpreter.solver import induction
+    from rulebook.interpreter.solver.abstraction import NotSolvable
     space = Space(load_model("yacht"))
     est = induction.estimate(space, induction.Limits(), on_disk=False)
     assert est.states == 4096 and est.table_bytes == 4096 * 8 and est.seconds > 0
@@ -197,9 +198,9 @@ def test_a_bundled_model_is_solved_within_memory_however_many_states_it_has(cach
     """Maxi Yatzy without saved rolls (57,507,840 states) is over the untrusted-input budget: refused as a
     shared model file, allowed (within --memory) as the model shipped with rulebook."""
     import argparse
-    from rulebook.interpreter import induction
-    from rulebook.interpreter.abstraction import NotSolvable
-    from rulebook.interpreter.loader import bundled_models, is_bundled
+    from rulebook.interpreter.solver import induction
+    from rulebook.interpreter.solver.abstraction import NotSolvable
+    from rulebook.interpreter.model.loader import bundled_models, is_bundled
     from rulebook.tools.commands.solve import TRUSTED_STATES, limits_from
     args = argparse.Namespace(max_states=None, memory=None, jobs=1)
     shipped = load_model("maxi_yatzy", {"saved_rolls": "false"})
@@ -272,7 +273,7 @@ def test_a_malformed_header_is_one_line_not_a_traceback(cache, fields):
 
 
 def test_a_cache_folder_others_can_write_is_refused(tmp_path, monkeypatch):
-    from rulebook.interpreter.errors import RulebookError
+    from rulebook.interpreter.model.errors import RulebookError
     shared = tmp_path / "shared"
     shared.mkdir()
     shared.chmod(0o777)
@@ -283,7 +284,7 @@ def test_a_cache_folder_others_can_write_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_key_others_can_read_is_refused(tmp_path, monkeypatch):
-    from rulebook.interpreter.errors import RulebookError
+    from rulebook.interpreter.model.errors import RulebookError
     file = tmp_path / "cache.key"
     monkeypatch.setenv("RULEBOOK_KEY_FILE", str(file))
     monkeypatch.setattr(cachedir, "_KEY", {})
@@ -295,7 +296,7 @@ def test_a_key_others_can_read_is_refused(tmp_path, monkeypatch):
 
 
 def test_a_planted_pickle_in_numbas_folder_is_removed_before_numba_sees_it(cache):
-    from rulebook.interpreter import kernel
+    from rulebook.interpreter.solver import kernel
     where = kernel.numba_cache_dir()
     assert where == cache / "numba"
     cachedir.seal_tree(where)

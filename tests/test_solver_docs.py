@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rulebook.interpreter.abstraction import NotSolvable
-from rulebook.interpreter.loader import RULES_DIR, load_source
-from rulebook.interpreter.solver import Space, solve
+from rulebook.interpreter.solver.abstraction import NotSolvable
+from rulebook.interpreter.model.loader import RULES_DIR, load_source
+from rulebook.interpreter.solver.solve import Space, solve
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "solver.md").read_text(encoding="utf-8")
 
@@ -70,8 +70,8 @@ def test_at_least_is_solved_like_the_equalities_it_stands_for():
 def test_a_difference_times_a_value_is_solved_exactly_and_the_games_agree():
     """`(value(sixes) - value(ones)) * value(twos)` read exactly: the optimal player's simulated games
     (the engine scores the real bonus) average the solved value within 3 standard errors."""
-    from rulebook.interpreter.game import Seat
-    from rulebook.interpreter.simulate import run_games, summarize
+    from rulebook.interpreter.play.game import Seat
+    from rulebook.interpreter.play.simulate import run_games, summarize
     model = with_bonus("(value(sixes) - value(ones)) * value(twos)")
     space = Space(model)
     value = solve(model, space=space).expected_score

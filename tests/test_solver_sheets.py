@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.loader import RULES_DIR, load_source
-from rulebook.interpreter.game import Seat
-from rulebook.interpreter.simulate import run_games, summarize
-from rulebook.interpreter.solver import Space, solve
+from rulebook.interpreter.model.loader import RULES_DIR, load_source
+from rulebook.interpreter.play.game import Seat
+from rulebook.interpreter.play.simulate import run_games, summarize
+from rulebook.interpreter.solver.solve import Space, solve
 
 BALUT = 433.347124  # the expected grand total with play that maximizes it (not the Balut points)
 
@@ -80,7 +80,7 @@ def _yacht_columns(*columns):
 
 def test_a_column_filled_top_down_is_a_position_and_its_turns_are_independent():
     """Top down, each turn's box is known: the value is the sum of each box's best single turn."""
-    from rulebook.interpreter.turn import turn_tables
+    from rulebook.interpreter.engine.turn import turn_tables
     model = _yacht_columns(("down", 1, "down"))
     space = Space(model)
     assert space.codes == 13 and sum(space.level_counts()) == 13  # positions 0..12, not 2^12 subsets
@@ -103,8 +103,8 @@ def test_two_ordered_columns_are_two_positions_with_their_multipliers():
 
 
 def test_the_optimal_player_on_ordered_columns_scores_the_solved_value():
-    from rulebook.interpreter.solver import OptimalBot
-    from rulebook.interpreter.simulate import play_one
+    from rulebook.interpreter.solver.solve import OptimalBot
+    from rulebook.interpreter.play.simulate import play_one
     model = _yacht_columns(("a", 1, "down"), ("b", 2, "up"))
     bot = OptimalBot(model)
     import statistics

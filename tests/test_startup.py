@@ -11,8 +11,8 @@ import jinja2
 import pytest
 import yaml
 
-from rulebook.interpreter import cachedir, loader
-from rulebook.interpreter.yamlsource import load_yaml
+from rulebook.interpreter.model import cachedir, loader
+from rulebook.interpreter.model.yamlsource import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numpy", "jsonschema", "rich", "lark")
@@ -65,9 +65,9 @@ def test_the_score_table_looks_as_rich_draws_it(tmp_path):
 
 def test_libyaml_reads_every_file_as_the_python_loader_does(monkeypatch):
     """The C loader is only a faster way to the same result: positions, texts, numbers, refusals."""
-    from rulebook.interpreter import yamlsource
-    from rulebook.interpreter.errors import RulebookError
-    from rulebook.interpreter.limits import Limits, set_limits
+    from rulebook.interpreter.model import yamlsource
+    from rulebook.interpreter.model.errors import RulebookError
+    from rulebook.interpreter.model.limits import Limits, set_limits
 
     def dump(x):
         if isinstance(x, yamlsource.Node):
@@ -127,7 +127,7 @@ def test_the_schema_is_checked_once_per_text(tmp_path, monkeypatch):
 
 
 def test_the_parser_is_kept_in_the_cache_directory(tmp_path):
-    code = ("from rulebook.interpreter.dsl.parser import _parser, _cache_file\n"
+    code = ("from rulebook.interpreter.model.dsl.parser import _parser, _cache_file\n"
             "_parser(); print(_cache_file())")
     env = {"RULEBOOK_CACHE": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
@@ -212,7 +212,7 @@ def test_kept_templates_never_run_under_another_escaping(tmp_path, monkeypatch):
 
 
 def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monkeypatch):
-    from rulebook.interpreter.dsl import parser, treecache
+    from rulebook.interpreter.model.dsl import parser, treecache
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
     parsed = []
     real = parser._parse
@@ -229,8 +229,8 @@ def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monke
     parser._memos.clear()  # a new run: only the file knows the trees
     again = loader.load_source(text, "t.yaml")
     assert parsed == []  # … and read back from the file
-    from rulebook.interpreter.dice import multisets
-    from rulebook.interpreter.scoring import Scorer
+    from rulebook.interpreter.model.dice import multisets
+    from rulebook.interpreter.model.scoring import Scorer
     rolls = multisets(5, 6)
     assert [Scorer(first).choices(list(r), {}) for r in rolls] == [Scorer(again).choices(list(r), {}) for r in rolls]
     some = next(iter(kept))
@@ -248,7 +248,7 @@ def test_expression_trees_are_kept_and_a_damaged_file_is_rebuilt(tmp_path, monke
 
 
 def test_a_model_found_sound_is_not_checked_again(tmp_path, monkeypatch):
-    from rulebook.interpreter import soundness
+    from rulebook.interpreter.model import soundness
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
     calls = []
     real = soundness._check_writes
@@ -270,7 +270,7 @@ def test_a_model_found_sound_is_not_checked_again(tmp_path, monkeypatch):
 def test_a_planted_sound_marker_is_not_believed(tmp_path, monkeypatch):
     """An empty file put where the "found sound" note goes (without the user's seal) does not let a
     model the check refuses pass: the check runs."""
-    from rulebook.interpreter import soundness
+    from rulebook.interpreter.model import soundness
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path))
     model = loader.load_source((ROOT / "rules" / "yacht.yaml").read_text(encoding="utf-8"), "y.yaml")
     options = tuple(sorted((k, str(v)) for k, v in model.option_values.items()))

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from rulebook.interpreter import bundled_models, load_model
-from rulebook.interpreter.actions import Keep, Roll, Stop, Write, parse_action
-from rulebook.interpreter.dice import weight
-from rulebook.interpreter.errors import IllegalActionError, SaveFileError
-from rulebook.interpreter.state import CHANCE, TERMINAL, GameState
+from rulebook.interpreter.engine.actions import Keep, Roll, Stop, Write, parse_action
+from rulebook.interpreter.model.dice import weight
+from rulebook.interpreter.model.errors import IllegalActionError, SaveFileError
+from rulebook.interpreter.engine.state import CHANCE, TERMINAL, GameState
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = list(bundled_models())
@@ -345,7 +345,7 @@ def test_the_engine_names_no_game():
 
 @pytest.mark.parametrize("name", MODELS)
 def test_tables_filled_up_front_play_the_same_games(name):
-    from rulebook.interpreter.state import tables
+    from rulebook.interpreter.engine.state import tables
     lazy, eager = load_model(name), load_model(name)
     tables(eager).precompute()
     for seed in range(5):

@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.game import Game, Seat
-from rulebook.interpreter.solver import OptimalBot, Space, solve
-from rulebook.interpreter.strong import StrongBot, parts
+from rulebook.interpreter.play.game import Game, Seat
+from rulebook.interpreter.solver.solve import OptimalBot, Space, solve
+from rulebook.interpreter.players.strong import StrongBot, parts
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -49,8 +49,8 @@ def test_the_parts_together_are_a_strategy_so_they_promise_no_more_than_the_opti
 
 def test_the_strong_bot_plays_legal_games_where_parts_meet_the_write_rule():
     """Yahtzee's forced Joker sends a roll to the upper section: the bot writes only where allowed."""
-    from rulebook.interpreter.state import GameState
-    from rulebook.interpreter.actions import Roll
+    from rulebook.interpreter.engine.state import GameState
+    from rulebook.interpreter.engine.actions import Roll
     import random
     model = load_model("yahtzee")
     bot = StrongBot(model, max_states=100_000)
@@ -67,8 +67,8 @@ def test_the_strong_bot_plays_legal_games_where_parts_meet_the_write_rule():
 
 def test_the_strong_bot_prefers_the_part_where_a_roll_is_worth_most():
     """Five sixes on an empty sheet go to the Yahtzee box (50), not to sixes or chance."""
-    from rulebook.interpreter.state import GameState
-    from rulebook.interpreter.actions import Roll, Stop
+    from rulebook.interpreter.engine.state import GameState
+    from rulebook.interpreter.engine.actions import Roll, Stop
     model = load_model("yahtzee")
     bot = StrongBot(model, max_states=100_000)
     state = GameState(model, ["cpu"])
@@ -104,7 +104,7 @@ def test_on_a_sheet_with_columns_each_column_is_a_part_counted_with_its_multipli
 
 
 def test_the_strong_bot_beats_greedy_by_far_on_triple_yahtzee():
-    from rulebook.interpreter.simulate import run_games, summarize
+    from rulebook.interpreter.play.simulate import run_games, summarize
     model = load_model("triple_yahtzee")
     means = {}
     for kind in ("greedy", "strong"):
@@ -119,7 +119,7 @@ def test_on_yamb_the_parts_set_the_turn_rules_aside_and_the_bot_plays_by_them():
     """Yamb's announce step, its while condition and its announced columns are beyond the exact
     solver; the parts read the turn without them (a relaxation), a top-down column as positions,
     the middle bonus ((Max - Min) × Ones) exactly; the bot still plays by the real rules."""
-    from rulebook.interpreter.abstraction import NotSolvable
+    from rulebook.interpreter.solver.abstraction import NotSolvable
     model = load_model("yamb")
     with pytest.raises(NotSolvable):
         Space(model)

@@ -2,7 +2,7 @@
 ×1, ×2 and ×3, an upper bonus per column, the Joker and the Yahtzee bonus across the columns.
 Numbers worked out by hand."""
 from rulebook.interpreter import load_model
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.scoring import Scorer
 
 MODEL = load_model("triple_yahtzee")
 SCORER = Scorer(MODEL)
@@ -61,7 +61,7 @@ def test_yahtzee_bonus_by_the_column_written_in():
 
 
 def test_bots_play_a_full_game():
-    from rulebook.interpreter.game import Game, Seat
+    from rulebook.interpreter.play.game import Game, Seat
     game = Game(MODEL, [Seat("a", "greedy"), Seat("b", "random")], seed=2)
     for _ in game.run_bots():
         pass

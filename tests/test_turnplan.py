@@ -7,11 +7,12 @@ import random
 import numpy as np
 import pytest
 
-from rulebook.interpreter import bulk, load_model
-from rulebook.interpreter.bots import OptimalBot
-from rulebook.interpreter.players import PlannerBot
-from rulebook.interpreter.state import CHANCE, GameState
-from rulebook.interpreter.turnplan import Planner, compiled
+from rulebook.interpreter.play import bulk
+from rulebook.interpreter import load_model
+from rulebook.interpreter.players.registry import OptimalBot
+from rulebook.interpreter.players.base import PlannerBot
+from rulebook.interpreter.engine.state import CHANCE, GameState
+from rulebook.interpreter.solver.turnplan import Planner, compiled
 
 
 @pytest.fixture(autouse=True)

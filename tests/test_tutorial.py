@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.scoring import Scorer
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "data" / "tutorial_game.yaml"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.scoring import Scorer
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.model.scoring import Scorer
+from rulebook.interpreter.engine.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "writing-a-game.md").read_text(encoding="utf-8")
@@ -66,7 +66,7 @@ def test_columns_cells_order_and_multiplier():
 
 
 def test_columns_a_write_names_box_and_column():
-    from rulebook.interpreter.actions import Write
+    from rulebook.interpreter.engine.actions import Write
     state = GameState(load_model(COLUMNS), ["a"])
     state.apply(state.legal_actions()[0])
     state.apply(Write("low@down"))
@@ -74,7 +74,7 @@ def test_columns_a_write_names_box_and_column():
 
 
 def _at_write(model, dice, sheet):
-    from rulebook.interpreter.actions import Roll
+    from rulebook.interpreter.engine.actions import Roll
     state = GameState(model, ["a"])
     state.sheets[0].update(sheet)
     state.apply(Roll(dice))
@@ -92,8 +92,8 @@ def test_scratch_when_no_box_fits():
 
 
 def test_without_otherwise_check_refuses_and_the_engine_never_skips(capsys):
-    from rulebook.interpreter.errors import ErrorList, ModelError
-    from rulebook.interpreter.loader import load_source
+    from rulebook.interpreter.model.errors import ErrorList, ModelError
+    from rulebook.interpreter.model.loader import load_source
     text = SCRATCH.read_text(encoding="utf-8")
     strict = text.replace("          otherwise: scratch\n", "")
     with pytest.raises(ErrorList) as err:
@@ -116,7 +116,7 @@ KEEP_RULE = ROOT / "tests/data/examples/keep_rule.yaml"
 
 
 def test_keep_rule_only_allowed_keeps_and_set_aside_dice_stay():
-    from rulebook.interpreter.actions import Keep, Roll, Stop
+    from rulebook.interpreter.engine.actions import Keep, Roll, Stop
     state = GameState(load_model(KEEP_RULE), ["a"])
     state.apply(Roll((5, 5, 6)))
     # a 5 may not be set aside before the 6; setting nothing aside is allowed here
@@ -135,7 +135,7 @@ ANNOUNCE = ROOT / "tests/data/examples/announce.yaml"
 
 
 def test_announce_a_box_and_roll_while_a_condition_holds():
-    from rulebook.interpreter.actions import Announce, Roll, Stop, Write
+    from rulebook.interpreter.engine.actions import Announce, Roll, Stop, Write
     model = load_model(ANNOUNCE)
     state = GameState(model, ["a"])
     state.apply(Roll((2, 5)))
@@ -164,7 +164,7 @@ COUNTERS = ROOT / "tests/data/examples/counters.yaml"
 def test_counters_saved_rolls_and_an_effect_on_the_other_players():
     """Chapters 15 and 16: two rolls a turn plus the saved ones; a pair written in Pair costs every
     other player 3 points at the end."""
-    from rulebook.interpreter.actions import parse_action
+    from rulebook.interpreter.engine.actions import parse_action
     model = load_model(COUNTERS)
     assert [c.id for c in model.counters] == ["saved", "pairs_against"]
     state = GameState(model, ["a", "b", "c"])
@@ -194,7 +194,7 @@ def test_counters_saved_rolls_and_an_effect_on_the_other_players():
 
 
 def test_an_effect_on_a_counter_nobody_declared_is_refused_with_its_position(tmp_path):
-    from rulebook.interpreter.errors import ErrorList
+    from rulebook.interpreter.model.errors import ErrorList
     text = COUNTERS.read_text(encoding="utf-8").replace("- counter: pairs_against", "- counter: pairs_agains")
     bad = tmp_path / "bad.yaml"
     bad.write_text(text, encoding="utf-8")

@@ -3,7 +3,7 @@
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.scoring import Scorer
 
 MODEL = load_model("yacht")
 SCORER = Scorer(MODEL)
@@ -104,15 +104,15 @@ def test_examples_score_their_box():
 # the house-rule variant yacht_toll: an effect on other players ------------------------------
 
 def test_the_published_game_has_no_toll_counter_or_effect():
-    from rulebook.interpreter.abstraction import turn_shape
+    from rulebook.interpreter.solver.abstraction import turn_shape
     model = load_model("yacht")
     assert model.counters == () and [b.id for b in model.bonuses] == [] and model.step("write").effects == ()
     assert turn_shape(model) == 2
 
 
 def test_a_yacht_costs_every_other_player_the_toll():
-    from rulebook.interpreter.actions import parse_action
-    from rulebook.interpreter.state import GameState
+    from rulebook.interpreter.engine.actions import parse_action
+    from rulebook.interpreter.engine.state import GameState
     model = load_model("yacht", {"yacht_toll": "10"})
     state = GameState(model, ["Ann", "Bob", "Cy"])
 
@@ -130,7 +130,7 @@ def test_a_yacht_costs_every_other_player_the_toll():
 
 
 def test_the_toll_is_said_on_the_pages_and_refused_by_the_solver():
-    from rulebook.interpreter.abstraction import NotSolvable, turn_shape
+    from rulebook.interpreter.solver.abstraction import NotSolvable, turn_shape
     from rulebook.tools.documents.describe import step_sentence
     model = load_model("yacht", {"yacht_toll": "15"})
     assert "costs every other player 15 points" in step_sentence(model.step("write"), model, "en")

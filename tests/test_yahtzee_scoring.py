@@ -2,7 +2,7 @@
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.scoring import Scorer
+from rulebook.interpreter.model.scoring import Scorer
 
 
 def points(model, dice, sheet=None):

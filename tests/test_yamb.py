@@ -8,11 +8,11 @@ import sys
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.abstraction import NotSolvable, turn_shape
-from rulebook.interpreter.actions import Announce, Keep, Roll, Stop, Write
-from rulebook.interpreter.errors import IllegalActionError
-from rulebook.interpreter.scoring import Scorer
-from rulebook.interpreter.state import GameState
+from rulebook.interpreter.solver.abstraction import NotSolvable, turn_shape
+from rulebook.interpreter.engine.actions import Announce, Keep, Roll, Stop, Write
+from rulebook.interpreter.model.errors import IllegalActionError
+from rulebook.interpreter.model.scoring import Scorer
+from rulebook.interpreter.engine.state import GameState
 from rulebook.tools.cli import main
 
 MODEL = load_model("yamb")

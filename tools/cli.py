@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-from ..interpreter.errors import RulebookError
+from ..interpreter.model.errors import RulebookError
 
 # command -> (module, one-line help)
 COMMANDS = {
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         return i18n.safe_language(own if own and "," not in own else None)
     try:
         if getattr(args, "limit", None):
-            from ..interpreter.limits import raise_limits
+            from ..interpreter.model.limits import raise_limits
             raise_limits(args.limit)
         code = args.run(args) or 0
         sys.stdout.flush()  # a full disk shows here, as one line, not at exit as a traceback

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from gettext import NullTranslations
 
-from ..interpreter.errors import RulebookError, UsageError
-from ..interpreter.languages import LANGUAGES
+from ..interpreter.model.errors import RulebookError, UsageError
+from ..interpreter.model.languages import LANGUAGES
 
 # Where the language comes from when no --lang is given, first found wins (GNU gettext's order,
 # after our own variable). "C" and "POSIX" say nothing about a language and are skipped.

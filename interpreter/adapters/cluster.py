@@ -16,8 +16,8 @@ import threading
 from functools import lru_cache
 from typing import Callable
 
-from ..errors import UsageError
-from ..model import Model
+from ..model.errors import UsageError
+from ..model.frozen import Model
 
 # games per task where games are played one by one (any split gives the same games)
 GAME_BATCH = 200
@@ -49,28 +49,28 @@ def carried(model: Model) -> tuple[str, str, tuple[tuple[str, str], ...]]:
 @lru_cache(maxsize=16)
 def loaded(source: str, file: str, options: tuple[tuple[str, str], ...]) -> Model:
     """A worker's model, loaded from the text that travelled (once per process, text and options)."""
-    from ..loader import load_source
+    from ..model.loader import load_source
     return load_source(source, file, dict(options))
 
 
 def bulk_block(text, kinds: list[str], size: int, seed: int, block: int):
     """One block of bulk games on a worker: `bulk.play_block`, as a local run plays it (the arrays
     come back; the client makes them results as a local run does, `bulk.results`)."""
-    from .. import bulk
+    from ..play import bulk
     with _ONE_AT_A_TIME:
         return bulk.play_block(loaded(*text), kinds, size, seed, block)
 
 
 def game_batch(text, seats, seeds: list[int]):
     """Games one by one on a worker: `simulate.play_batch`, as a local run plays them."""
-    from ..simulate import play_batch
+    from ..play.simulate import play_batch
     with _ONE_AT_A_TIME:
         return play_batch(loaded(*text), seats, seeds)
 
 
 def measure_variant(text, label: str, games: int, seed: int):
     """One variant's measures on a worker: `compare.measure` (the caller keeps the cache)."""
-    from ..compare import measure
+    from ..play.compare import measure
     with _ONE_AT_A_TIME:
         return measure(loaded(*text), label, games, seed, None, use_cache=False)
 
@@ -94,8 +94,8 @@ def run_tasks(address: str, fn: Callable, tasks: list[tuple], progress: Callable
 
 def run_games(model: Model, seats, games: int, seed: int, address: str, progress=None, engine: str = "auto"):
     """`simulate.run_games` on a cluster: the same games, block by block or batch by batch."""
-    from .. import bulk
-    from ..simulate import results_of_blocks
+    from ..play import bulk
+    from ..play.simulate import results_of_blocks
     text = carried(model)
     kinds = [s.kind for s in seats]
     if engine != "game" and bulk.unsupported(model, kinds) is None:

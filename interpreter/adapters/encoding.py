@@ -26,11 +26,11 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from ..actions import Action, Announce, Keep, Roll, Stop, Write
-from ..model import Model
-from ..dice import multisets
-from ..scoring import Scorer
-from ..state import CHANCE, TERMINAL, GameState, tables
+from ..engine.actions import Action, Announce, Keep, Roll, Stop, Write
+from ..model.frozen import Model
+from ..model.dice import multisets
+from ..model.scoring import Scorer
+from ..engine.state import CHANCE, TERMINAL, GameState, tables
 
 STEP_KINDS = ("roll", "keep", "write", "announce", "over")
 
@@ -67,7 +67,7 @@ def model_of(model, options=None) -> Model:
         if options:
             raise ValueError("options go with a model's name or file, not with a loaded model")
         return model
-    from ..loader import load_model
+    from ..model.loader import load_model
     return load_model(str(model), parse_options(options))
 
 

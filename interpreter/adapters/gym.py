@@ -15,7 +15,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..state import GameState
+from ..engine.state import GameState
 from .encoding import Encoding, model_of, score_returns
 from .pettingzoo import roll_dice
 

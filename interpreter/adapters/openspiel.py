@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from ..loader import bundled_models
-from ..state import CHANCE, TERMINAL, GameState
+from ..model.loader import bundled_models
+from ..engine.state import CHANCE, TERMINAL, GameState
 from .encoding import Encoding, final_returns, max_length, model_of, returns_kind, score_bound
 
 NAME = "python_rulebook"

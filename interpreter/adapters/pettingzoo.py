@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..state import GameState
+from ..engine.state import GameState
 from .encoding import Encoding, final_returns, model_of, mover, returns_kind
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from ...interpreter.errors import ErrorList, RulebookError
-from ...interpreter.loader import load_model
+from ...interpreter.model.errors import ErrorList, RulebookError
+from ...interpreter.model.loader import load_model
 from ..cli import printable
 from .options import add_option_argument, parse_options
 

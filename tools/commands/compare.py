@@ -5,9 +5,9 @@ import json
 from contextlib import ExitStack
 from pathlib import Path
 
-from ...interpreter.compare import Measures, Variant, compare, parse_variant
-from ...interpreter.errors import UsageError
-from ...interpreter.loader import load_model
+from ...interpreter.play.compare import Measures, Variant, compare, parse_variant
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.loader import load_model
 from ..i18n import number, percent, pick_language, translator
 from ..progress import progress_bar
 from .outputs import output_file, write_output

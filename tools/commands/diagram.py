@@ -5,9 +5,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from ...interpreter.errors import Message, UsageError
+from ...interpreter.model.errors import Message, UsageError
 from ..i18n import pick_language, translator
-from ...interpreter.loader import load_model
+from ...interpreter.model.loader import load_model
 from .options import add_option_argument, parse_options
 from .outputs import output_file, write_output
 

@@ -5,9 +5,9 @@ import os
 import re
 from pathlib import Path
 
-from ...interpreter.errors import ModelError, RulebookError, UsageError
-from ...interpreter.limits import read_untrusted
-from ...interpreter.loader import SCHEMA_PATH, load_source, resolve
+from ...interpreter.model.errors import ModelError, RulebookError, UsageError
+from ...interpreter.model.limits import read_untrusted
+from ...interpreter.model.loader import SCHEMA_PATH, load_source, resolve
 from .outputs import write_output
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")

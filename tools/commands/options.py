@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ...interpreter.errors import UsageError
+from ...interpreter.model.errors import UsageError
 
 
 def add_option_argument(p: argparse.ArgumentParser) -> None:

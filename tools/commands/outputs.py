@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from ...interpreter.errors import UsageError
+from ...interpreter.model.errors import UsageError
 
 
 def _same(a: Path, b: Path) -> bool:

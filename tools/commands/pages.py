@@ -4,9 +4,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ...interpreter.errors import UsageError
-from ...interpreter.loader import load_model, load_source
-from ...interpreter.model import LANGUAGES
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.loader import load_model, load_source
+from ...interpreter.model.frozen import LANGUAGES
 from .options import add_option_argument, parse_options
 from .outputs import output_folder
 
@@ -24,7 +24,7 @@ def add_arguments(p) -> None:
 
 def load_models(names: list[str], options: dict[str, str]):
     """Each model with the options it knows; an option no model knows is an error."""
-    from ...interpreter.loader import read_model
+    from ...interpreter.model.loader import read_model
     models = []
     used: set[str] = set()
     for name in names:

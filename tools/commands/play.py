@@ -5,9 +5,9 @@ import random
 import sys
 from pathlib import Path
 
-from ...interpreter.errors import IllegalActionError, Pos, SaveFileError, UsageError
-from ...interpreter.game import Game, parse_players
-from ...interpreter.loader import default_model, load_model
+from ...interpreter.model.errors import IllegalActionError, Pos, SaveFileError, UsageError
+from ...interpreter.play.game import Game, parse_players
+from ...interpreter.model.loader import default_model, load_model
 from .options import add_option_argument, parse_options
 from ..i18n import pick_language
 from ..terminal.moves import parse_move
@@ -19,8 +19,8 @@ DEFAULT_PLAYERS = "Player:human,Computer:optimal"
 def default_players(model, lang: str = "en") -> str:
     """You against the optimal computer player (the greedy one where the model cannot be solved),
     named in the player's language."""
-    from ...interpreter.abstraction import NotSolvable
-    from ...interpreter.solver import Space
+    from ...interpreter.solver.abstraction import NotSolvable
+    from ...interpreter.solver.solve import Space
     from ..i18n import translator
     _ = translator(lang).gettext
     try:
@@ -96,7 +96,7 @@ def run(args) -> int:
 def _study(model, seats, view: View) -> None:
     """Solve the model before an optimal computer player needs it, with a progress bar."""
     if any(s.kind == "optimal" for s in seats):
-        from ...interpreter.solver import solved
+        from ...interpreter.solver.solve import solved
         from ..progress import progress_bar
         with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
             solved(model, update)

@@ -10,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from ...interpreter.game import replay
-from ...interpreter.state import GameState
+from ...interpreter.play.game import replay
+from ...interpreter.engine.state import GameState
 from ..i18n import pick_language
 from ..terminal.view import View
 

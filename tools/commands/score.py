@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import json
 
-from ...interpreter.errors import UsageError, did_you_mean
-from ...interpreter.loader import load_model
-from ...interpreter.scoring import Scorer
+from ...interpreter.model.errors import UsageError, did_you_mean
+from ...interpreter.model.loader import load_model
+from ...interpreter.model.scoring import Scorer
 from ..terminal.names import target_name
 from .options import add_option_argument, parse_options
 
@@ -28,7 +28,7 @@ def parse_dice(text: str) -> list[int]:
 
 
 def parse_sheet(text: str, model) -> dict[str, int]:
-    from ...interpreter.limits import NumberTooLong, hint_for, limits, loads_json
+    from ...interpreter.model.limits import NumberTooLong, hint_for, limits, loads_json
     if len(text) > limits().file_bytes:
         raise UsageError("--sheet has {size} characters; the limit is {limit}", hint_for("file_bytes"),
                          size=len(text), limit=limits().file_bytes)

@@ -5,7 +5,7 @@ import ipaddress
 import sys
 from pathlib import Path
 
-from ...interpreter.errors import UsageError
+from ...interpreter.model.errors import UsageError
 from ..serve.limits import LOCAL_HOSTS, Limits
 
 

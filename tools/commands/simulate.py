@@ -5,10 +5,10 @@ import json
 import os
 from pathlib import Path
 
-from ...interpreter.errors import UsageError
-from ...interpreter.game import parse_players
-from ...interpreter.loader import load_model
-from ...interpreter.simulate import run_games, summarize
+from ...interpreter.model.errors import UsageError
+from ...interpreter.play.game import parse_players
+from ...interpreter.model.loader import load_model
+from ...interpreter.play.simulate import run_games, summarize
 from ..terminal.names import target_name
 from .options import add_option_argument, parse_options
 from .outputs import output_file, write_output
@@ -69,7 +69,7 @@ def run(args) -> int:
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
     if any(s.kind == "optimal" for s in seats):
-        from ...interpreter.solver import solved
+        from ...interpreter.solver.solve import solved
         with progress_bar(_("solving")) as update:
             solved(model, update)
     with progress_bar(translator(lang).ngettext("{n} game", "{n} games", args.games).format(n=number(args.games, lang))) as update:

@@ -6,11 +6,11 @@ import os
 import sys
 import time
 
-from ...interpreter import induction
-from ...interpreter.errors import UsageError
-from ...interpreter.loader import is_bundled, load_model
-from ...interpreter.solver import Space, cache_path, load_cached, load_or_solve
-from ...interpreter.tablefile import BadTable
+from ...interpreter.solver import induction
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.loader import is_bundled, load_model
+from ...interpreter.solver.solve import Space, cache_path, load_cached, load_or_solve
+from ...interpreter.solver.tablefile import BadTable
 from .options import add_option_argument, parse_options
 from ..i18n import error_text, number, options_text, pick_language, translator
 from ..progress import progress_bar
@@ -66,7 +66,7 @@ def run(args) -> int:
         except BadTable:
             pass
     if not cached:
-        from ...interpreter import kernel
+        from ...interpreter.solver import kernel
         if kernel.will_compile():
             print(_("preparing the solver: its compiled kernel is built once, which takes a few seconds"),
                   file=sys.stderr, flush=True)

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from math import prod
 
-from ...interpreter.errors import UsageError
-from ...interpreter.model import Model, Step
-from ...interpreter.soundness import writes_per_player
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.frozen import Model, Step
+from ...interpreter.model.soundness import writes_per_player
 from .numbers import number_words, times_words
 from .stepkinds import PHRASES, ROLE_STYLES, STEP_KINDS, StepKind, Style, phrase
 from .steptexts import COLUMNS, COUNTER, EFFECT, END, EXTREME

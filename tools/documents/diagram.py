@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import graphviz
 
-from ...interpreter.errors import RulebookError
-from ...interpreter.model import Model, Step
-from ...interpreter.scoring import Scorer
+from ...interpreter.model.errors import RulebookError
+from ...interpreter.model.frozen import Model, Step
+from ...interpreter.model.scoring import Scorer
 from .describe import (ROLE_STYLES, counter_sentence, edge_text, end_text, kind_of, phrase, step_label,
                        step_sentence)
 

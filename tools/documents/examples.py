@@ -13,11 +13,11 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ...interpreter.actions import Announce, Keep, Stop, Write
-from ...interpreter.dice import outcomes
-from ...interpreter.model import Model
-from ...interpreter.scoring import Scorer
-from ...interpreter.state import CHANCE, GameState
+from ...interpreter.engine.actions import Announce, Keep, Stop, Write
+from ...interpreter.model.dice import outcomes
+from ...interpreter.model.frozen import Model
+from ...interpreter.model.scoring import Scorer
+from ...interpreter.engine.state import CHANCE, GameState
 
 SEEDS = range(40)  # the seeds tried for the example game and turn (the first that shows most wins)
 

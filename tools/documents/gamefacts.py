@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...interpreter.model import Model, Step
-from ...interpreter.scoring import Scorer
+from ...interpreter.model.frozen import Model, Step
+from ...interpreter.model.scoring import Scorer
 
 def rounds_of(model: Model) -> int:
     """How many rounds a game has: the repeats around the turn step, multiplied."""

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ...interpreter.loader import bundled_models
-from ...interpreter.model import Model, Step
-from ...interpreter.scoring import Scorer
+from ...interpreter.model.loader import bundled_models
+from ...interpreter.model.frozen import Model, Step
+from ...interpreter.model.scoring import Scorer
 from .gamefacts import playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
 from .sitefiles import Site
 from .words import Words

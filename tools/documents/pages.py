@@ -23,9 +23,9 @@ from typing import Any, Iterable
 import jinja2
 from markupsafe import Markup
 
-from ...interpreter.errors import UsageError
-from ...interpreter.model import LANGUAGES, Model
-from ...interpreter.scoring import Scorer
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.frozen import LANGUAGES, Model
+from ...interpreter.model.scoring import Scorer
 from ..i18n import translator
 from .gamefacts import SECONDS_PER_ROLL, playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
 from .gamepage import game_context, worked_example

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ...interpreter.errors import UsageError
+from ...interpreter.model.errors import UsageError
 from .pages import Site, write_site
 
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome")

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ...interpreter.errors import UsageError
-from ...interpreter.model import LANGUAGES, Model
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.frozen import LANGUAGES, Model
 
 FORMATS = ("html", "md")
 

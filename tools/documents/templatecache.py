@@ -1,4 +1,4 @@
-"""Jinja2's compiled templates kept between runs, sealed (see `rulebook.interpreter.cachedir`)."""
+"""Jinja2's compiled templates kept between runs, sealed (see `rulebook.interpreter.model.cachedir`)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -18,13 +18,13 @@ class SealedBytecodeCache(jinja2.BytecodeCache):
         return self.folder / f"{bucket.key}.jinja"
 
     def load_bytecode(self, bucket) -> None:
-        from ...interpreter.cachedir import read_sealed
+        from ...interpreter.model.cachedir import read_sealed
         data = read_sealed(self._path(bucket), 8 * 2**20)
         if data is not None:
             bucket.bytecode_from_string(data)
 
     def dump_bytecode(self, bucket) -> None:
-        from ...interpreter.cachedir import write_sealed
+        from ...interpreter.model.cachedir import write_sealed
         write_sealed(self._path(bucket), bucket.bytecode_to_string())
 
 
@@ -36,7 +36,7 @@ def bytecode_cache(setting: str) -> jinja2.BytecodeCache | None:
     does not see, so code compiled under one setting (HTML, or an older rulebook's Markdown) must
     never run under another."""
     import hashlib
-    from ...interpreter.cachedir import folder
+    from ...interpreter.model.cachedir import folder
     where = folder()
     if where is None:
         return None

@@ -6,8 +6,8 @@ from functools import lru_cache
 
 import jinja2
 
-from ...interpreter.errors import UsageError
-from ...interpreter.model import LANGUAGES
+from ...interpreter.model.errors import UsageError
+from ...interpreter.model.frozen import LANGUAGES
 
 ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
 ENV.filters["capfirst"] = lambda s: s[:1].upper() + s[1:]

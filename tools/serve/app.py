@@ -29,8 +29,8 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...interpreter.loader import bundled_models
-from ...interpreter.model import LANGUAGES, Model
+from ...interpreter.model.loader import bundled_models
+from ...interpreter.model.frozen import LANGUAGES, Model
 from ..i18n import translator
 from . import limits as bounded
 from .hub import Hub

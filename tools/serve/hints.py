@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...interpreter.actions import Keep, Stop, Write
-from ...interpreter.bots import GreedyBot
-from ...interpreter.errors import RulebookError
-from ...interpreter.state import GameState
+from ...interpreter.engine.actions import Keep, Stop, Write
+from ...interpreter.players.registry import GreedyBot
+from ...interpreter.model.errors import RulebookError
+from ...interpreter.engine.state import GameState
 from .solving import is_solved
 
 def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
@@ -15,7 +15,7 @@ def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
     bot, optimal = GreedyBot(), False
     if is_solved(state.model):
         try:
-            from ...interpreter.solver import OptimalBot
+            from ...interpreter.solver.solve import OptimalBot
             bot, optimal = OptimalBot(state.model), True
         except (ImportError, RulebookError):
             pass

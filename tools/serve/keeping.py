@@ -9,8 +9,8 @@ from typing import Any
 
 import anyio
 
-from ...interpreter.errors import RulebookError, UsageError
-from ...interpreter.state import GameState
+from ...interpreter.model.errors import RulebookError, UsageError
+from ...interpreter.engine.state import GameState
 from .checks import check_table_id, clip
 from .errors import ServeError
 from .table import FORMAT, SeatInfo, Table, new_game

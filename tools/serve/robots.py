@@ -9,7 +9,7 @@ import time
 
 import anyio
 
-from ...interpreter.state import CHANCE, TERMINAL
+from ...interpreter.engine.state import CHANCE, TERMINAL
 from .table import Table
 
 log = logging.getLogger("rulebook.serve")
@@ -31,7 +31,7 @@ class Robots:
             table.stand_in = set(seats)
 
     async def _solved(self, table: Table, announce: bool = True) -> None:
-        from ...interpreter.solver import OptimalBot
+        from ...interpreter.solver.solve import OptimalBot
         try:
             bot = await anyio.to_thread.run_sync(OptimalBot, table.model)
         except Exception:  # noqa: BLE001 - the greedy stand-in plays on
@@ -55,7 +55,7 @@ class Robots:
             self._spawn(self._strong_ready(table, seats))
 
     async def _strong_ready(self, table: Table, seats: list[int]) -> None:
-        from ...interpreter.strong import StrongBot, solved_parts
+        from ...interpreter.players.strong import StrongBot, solved_parts
         key = (table.model_name, tuple(sorted(table.options.items())))
         job = self._strong.get(key)
         if job is None:

@@ -166,9 +166,9 @@ def _limit(kind: str) -> None:
 
 def compare_work(job: dict[str, Any]) -> dict[str, Any]:
     """`rulebook compare` of a copy with its original (a bundled model with its defaults)."""
-    from ...interpreter.compare import Variant, compare
-    from ...interpreter.errors import RulebookError
-    from ...interpreter.loader import load_model, load_source
+    from ...interpreter.play.compare import Variant, compare
+    from ...interpreter.model.errors import RulebookError
+    from ...interpreter.model.loader import load_model, load_source
     try:
         copy = load_source(job["source"], str(job.get("file") or "copy.yaml"))
         pairs = []
@@ -193,9 +193,9 @@ def probe_work(job: dict[str, Any]) -> dict[str, Any]:
 
     A copy is played on the server only after this worked inside the worker's limits: a model whose
     check passes but whose play is too costly (an exponential sheet, a huge keep rule) is refused here."""
-    from ...interpreter.errors import RulebookError
-    from ...interpreter.game import Game, Seat
-    from ...interpreter.loader import load_source
+    from ...interpreter.model.errors import RulebookError
+    from ...interpreter.play.game import Game, Seat
+    from ...interpreter.model.loader import load_source
     try:
         model = load_source(job["source"], str(job.get("file") or "copy.yaml"))
         players = max(model.min_players, min(2, model.max_players))
@@ -211,8 +211,8 @@ def probe_work(job: dict[str, Any]) -> dict[str, Any]:
 
 def work(job: dict[str, Any]) -> dict[str, Any]:
     """Check a model as `rulebook check` does; if it is sound, its page, diagram and steps."""
-    from ...interpreter.errors import ErrorList, RulebookError
-    from ...interpreter.loader import load_source
+    from ...interpreter.model.errors import ErrorList, RulebookError
+    from ...interpreter.model.loader import load_source
     name = str(job.get("file") or "copy.yaml")
     lang = job.get("lang") if job.get("lang") in ("en", "de", "nl") else "en"
     try:
@@ -249,7 +249,8 @@ def _error(err, lang: str) -> dict[str, Any]:
 
 def main() -> int:
     # everything a job needs, imported before the job arrives; the limits hold from the job on
-    from ...interpreter import loader, solver  # noqa: F401
+    from ...interpreter.model import loader
+    from ...interpreter.solver import solve as solver
     from ..documents import pages, diagram  # noqa: F401
     from . import steps  # noqa: F401
     line = sys.stdin.readline(MAX_SOURCE * 4 + 4096)

@@ -14,15 +14,15 @@ import logging
 import multiprocessing
 from typing import Callable
 
-from ...interpreter.model import Model
+from ...interpreter.model.frozen import Model
 
 log = logging.getLogger("rulebook.serve")
 
 
 def _solve_in_child(name: str, options: dict[str, str]) -> bool:
     """Solve a bundled model's variant and store it in the solver's cache (in a child process)."""
-    from ...interpreter.loader import load_model
-    from ...interpreter.solver import load_or_solve
+    from ...interpreter.model.loader import load_model
+    from ...interpreter.solver.solve import load_or_solve
     load_or_solve(load_model(name, options))
     return True
 
@@ -30,7 +30,7 @@ def _solve_in_child(name: str, options: dict[str, str]) -> bool:
 def is_solved(model: Model) -> bool:
     """The optimal player's table for this variant is on disk (so using it costs no solving)."""
     try:
-        from ...interpreter import solver
+        from ...interpreter.solver import solve as solver
         return solver.cache_path(model).exists()
     except Exception:  # noqa: BLE001 - no solver, no optimal player
         return False

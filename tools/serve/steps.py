@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...interpreter.actions import Keep, Roll, Stop, Write
-from ...interpreter.errors import RulebookError
-from ...interpreter.model import Model
-from ...interpreter.state import CHANCE, GameState
+from ...interpreter.engine.actions import Keep, Roll, Stop, Write
+from ...interpreter.model.errors import RulebookError
+from ...interpreter.model.frozen import Model
+from ...interpreter.engine.state import CHANCE, GameState
 from ..i18n import translator
 
 MAX_MOVES = 200  # moves walked to reach an example position
@@ -30,9 +30,9 @@ def example_roll(model: Model) -> tuple[int, ...]:
 
 def _player(model: Model):
     """(bot, is it the optimal player?): optimal only if its table is cached, never by solving."""
-    from ...interpreter.bots import GreedyBot
+    from ...interpreter.players.registry import GreedyBot
     try:
-        from ...interpreter.solver import OptimalBot, cache_path
+        from ...interpreter.solver.solve import OptimalBot, cache_path
         if cache_path(model).exists():
             return OptimalBot(model), True
     except (RulebookError, OSError, ValueError):

@@ -7,10 +7,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...interpreter.actions import Action, Announce, Keep, Roll, Stop
-from ...interpreter.game import Game, Seat
-from ...interpreter.model import Model
-from ...interpreter.state import CHANCE, GameState
+from ...interpreter.engine.actions import Action, Announce, Keep, Roll, Stop
+from ...interpreter.play.game import Game, Seat
+from ...interpreter.model.frozen import Model
+from ...interpreter.engine.state import CHANCE, GameState
 from ..terminal.view import round_of
 
 FORMAT = 1

@@ -16,13 +16,13 @@ from typing import Any
 
 import anyio
 
-from ...interpreter.actions import Action, Roll, parse_action
-from ...interpreter.errors import IllegalActionError, RulebookError, UsageError
-from ...interpreter.game import Seat
-from ...interpreter.loader import bundled_models, load_model, load_source
-from ...interpreter.model import Model
-from ...interpreter.bots import GreedyBot
-from ...interpreter.state import CHANCE, GameState
+from ...interpreter.engine.actions import Action, Roll, parse_action
+from ...interpreter.model.errors import IllegalActionError, RulebookError, UsageError
+from ...interpreter.play.game import Seat
+from ...interpreter.model.loader import bundled_models, load_model, load_source
+from ...interpreter.model.frozen import Model
+from ...interpreter.players.registry import GreedyBot
+from ...interpreter.engine.state import CHANCE, GameState
 from .checks import (MAX_PACE_MS, MAX_SEED, MAX_TURN_SECONDS, SEAT_KINDS, SPEC_FIELDS, check_bool, check_int,
                      check_str, check_table_id, clean_name, clip)
 from .errors import ServeError

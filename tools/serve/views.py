@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...interpreter.model import Model
+from ...interpreter.model.frozen import Model
 from ..i18n import translator
 from ..terminal.view import target_name
 

@@ -26,8 +26,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from ...interpreter.loader import bundled_models
-from ...interpreter.model import LANGUAGES
+from ...interpreter.model.loader import bundled_models
+from ...interpreter.model.frozen import LANGUAGES
 from ..i18n import translator
 from .copies import Copies, WorkshopError
 from .sandbox import MAX_SOURCE, Refused, Sandbox, check_size

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...interpreter.loader import bundled_models
-from ...interpreter.model import LANGUAGES
+from ...interpreter.model.loader import bundled_models
+from ...interpreter.model.frozen import LANGUAGES
 from ..i18n import translator
 
 

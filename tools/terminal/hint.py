@@ -1,17 +1,17 @@
 """`hint` while playing: what the strongest available computer player would do, and why."""
 from __future__ import annotations
 
-from ...interpreter.bots import GreedyBot
-from ...interpreter.players import PlannerBot
-from ...interpreter.state import GameState
+from ...interpreter.players.registry import GreedyBot
+from ...interpreter.players.base import PlannerBot
+from ...interpreter.engine.state import GameState
 from ..i18n import number
 
 
 def hint_bot(state: GameState) -> tuple[PlannerBot, bool]:
     """The optimal bot where the model can be solved, else the greedy one; (bot, is_optimal)."""
-    from ...interpreter.errors import RulebookError
+    from ...interpreter.model.errors import RulebookError
     try:
-        from ...interpreter.solver import OptimalBot, Space
+        from ...interpreter.solver.solve import OptimalBot, Space
         from ..progress import progress_bar
         Space(state.model)  # refuses an unsolvable model before any work
         with progress_bar("…") as update:

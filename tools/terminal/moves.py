@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ...interpreter.actions import Action, Announce, Keep, Stop, Write
-from ...interpreter.errors import IllegalActionError, Message, did_you_mean
-from ...interpreter.state import GameState
+from ...interpreter.engine.actions import Action, Announce, Keep, Stop, Write
+from ...interpreter.model.errors import IllegalActionError, Message, did_you_mean
+from ...interpreter.engine.state import GameState
 from ..i18n import translator
 from .view import target_name
 

@@ -5,9 +5,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...interpreter.actions import Announce, Keep, Roll, Stop, Write
-from ...interpreter.errors import RulebookError
-from ...interpreter.state import GameState
+from ...interpreter.engine.actions import Announce, Keep, Roll, Stop, Write
+from ...interpreter.model.errors import RulebookError
+from ...interpreter.engine.state import GameState
 from ..i18n import translator
 from .names import target_name  # noqa: F401 - where callers found it before
 
@@ -112,7 +112,7 @@ class View:
 
     def group_dice(self, state: GameState) -> Text:
         """The dice group by group: “White dice: 3 5   Red die: 2 …”, each die in its group's colour."""
-        from ...interpreter.dice import group_slices
+        from ...interpreter.model.dice import group_slices
         line = Text()
         for group, where in zip(state.model.dice_groups, group_slices(state.model.groups)):
             line.append((group.name[self.lang] if group.name else group.id) + ": ")

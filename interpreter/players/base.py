@@ -12,9 +12,9 @@ from typing import Protocol
 
 import numpy as np
 
-from .actions import Action, Keep, Stop, Write
-from .state import GameState
-from .turn import turn_tables
+from ..engine.actions import Action, Keep, Stop, Write
+from ..engine.state import GameState
+from ..engine.turn import turn_tables
 
 
 class Player(Protocol):
@@ -128,7 +128,7 @@ class PlannerBot:
         tt = turn_tables(state.model.n_dice, state.model.faces)
         left = min(state.rolls_left(), len(layers) - 1)
         Kv = layers[left][0][:, 0]
-        from .dice import sub_multisets
+        from ..model.dice import sub_multisets
         return {k: float(Kv[tt.keep_index[k]]) for k in sub_multisets(state.dice)}
 
     def write_values(self, state: GameState) -> dict[str, float]:
@@ -283,7 +283,7 @@ class TurnRules:
         return found
 
     def __init__(self, model):
-        from .state import tables
+        from ..engine.state import tables
         self.model, self.t = model, tables(model)
         turn = next(s for s in model.flow.walk() if s.kind == "each_player")
         self.keeps = [s for s in turn.walk() if s.kind == "keep"]
@@ -291,7 +291,7 @@ class TurnRules:
         self.conditional = any(s.condition is not None for s in turn.walk())
         self.last = max_rerolls(model) + 1
         self.tt = turn_tables(model.n_dice, model.faces)
-        from .dice import outcomes
+        from ..model.dice import outcomes
         self.outcomes = [[(f, w / model.faces ** m) for f, w in outcomes(m, model.faces)] for m in range(model.n_dice + 1)]
         self._memos: OrderedDict = OrderedDict()
 
@@ -375,7 +375,7 @@ def best_write_now(state: GameState) -> Action:
 
 
 def _reads_roll_number(model) -> bool:
-    from .abstraction import scoring_expressions
+    from ..solver.abstraction import scoring_expressions
     return any("turn" in c.deps for _, c in scoring_expressions(model))
 
 

@@ -7,7 +7,7 @@ from typing import Mapping
 from .dice import canonical, group_index, group_rolls
 from .dsl.compiler import CellView, Context, SheetView
 from .errors import UsageError
-from .model import Model, Step
+from .frozen import Model, Step
 
 Sheet = Mapping[str, int]  # filled cells -> points (a cell is a box, unless boxes take several entries or the sheet has columns; see model.Target)
 

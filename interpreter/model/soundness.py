@@ -24,7 +24,7 @@ from .cachedir import mark, marked
 from .dice import group_rolls
 from .errors import Message, ModelError, RulebookError
 from .limits import limits
-from .model import Model, Step
+from .frozen import Model, Step
 
 
 _CHECKED: dict[tuple, list[RulebookError]] = {}  # the same text and options prove the same
@@ -55,7 +55,7 @@ def check_soundness(model: Model) -> list[RulebookError]:
 
 
 # The code whose answer a marker records: this check, scoring, the dice and the scoring language.
-_CODE = ("soundness.py", "scoring.py", "dice.py", "model.py", "loader.py", "limits.py",
+_CODE = ("soundness.py", "scoring.py", "dice.py", "frozen.py", "loader.py", "limits.py",
          "dsl/compiler.py", "dsl/builtins.py", "dsl/parser.py", "dsl/ast.py", "dsl/grammar.lark")
 
 

@@ -18,10 +18,10 @@ from typing import Any, Callable
 
 from .acting import actors, at_once
 from .actions import Action, Announce, Keep, Roll, Stop, Write
-from .dice import canonical, group_outcomes, group_total, outcomes, sub_multisets
-from .errors import IllegalActionError, Message, ModelError, SaveFileError, as_message, did_you_mean
-from .model import Model, Step
-from .scoring import Choice, Option, Scorer
+from ..model.dice import canonical, group_outcomes, group_total, outcomes, sub_multisets
+from ..model.errors import IllegalActionError, Message, ModelError, SaveFileError, as_message, did_you_mean
+from ..model.frozen import Model, Step
+from ..model.scoring import Choice, Option, Scorer
 
 CHANCE = -1
 TERMINAL = -2
@@ -226,7 +226,7 @@ class _Tables:
     def precompute(self) -> "_Tables":
         """Fill every table now instead of on first use: the keeps of every roll, every roll beside
         every keep, and (where they do not depend on the roll number) the write plans."""
-        from .dice import keeps as all_keeps, multisets
+        from ..model.dice import keeps as all_keeps, multisets
         n, faces = self.model.n_dice, self.model.faces
         for dice in multisets(n, faces):
             self.keeps(dice)
@@ -259,7 +259,7 @@ class _Tables:
         key = (step.id, dice, held)
         entry = self._ruled.get(key)
         if entry is None:
-            from .dsl.compiler import Context
+            from ..model.dsl.compiler import Context
             index = self.scorer._index[dice]
             counts = self.scorer._counts[index]
             rule = step.allowed
@@ -907,7 +907,7 @@ class GameState:
     def _context(self):
         """What a condition of the flow (`while:`) sees: the dice, the sheet, the roll number and the
         announcement of this turn."""
-        from .dsl.compiler import Context
+        from ..model.dsl.compiler import Context
         scorer = self.scorer
         sheet = self.sheets[self.player]
         index = scorer._index.get(self.dice, 0)
@@ -987,7 +987,7 @@ class GameState:
         ahead = self.model.ahead_if
         first = [False] * len(self.players)
         if ahead is not None:
-            from .dsl.compiler import Context
+            from ..model.dsl.compiler import Context
             first = [bool(ahead(Context(sheet=self.scorer.view(self.sheets[p]), counters=self.counters_of(p))))
                      for p in range(len(self.players))]
         full = [(not first[p], [sign * k for k in keys[p]]) for p in range(len(self.players))]

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
-from . import cachedir, kernel, kernelplan, tablefile
+from ..model import cachedir
+from . import kernel, kernelplan, tablefile
 from .abstraction import NotSolvable
-from .errors import Message, Number, RulebookError
+from ..model.errors import Message, Number, RulebookError
 
 if TYPE_CHECKING:
-    from .solver import Space, Table
+    from .solve import Space, Table
 
 MAX_STATES = 4_000_000  # the default of the budget's solver_states (interpreter/limits.py)
 SLOTS_PER_STATE = 4  # the dense table may have at most this many slots per allowed state
@@ -47,7 +48,7 @@ class Limits:
 
     @property
     def states(self) -> int:
-        from .limits import limits
+        from ..model.limits import limits
         return self.max_states if self.max_states is not None else limits().solver_states
 
 
@@ -174,7 +175,7 @@ def size_message(n: float) -> Message:
 
 def refuse_beyond(space: "Space", est: Estimate, limits: Limits) -> None:
     """NotSolvable, saying what to change, if the solve needs more states or memory than allowed."""
-    from .limits import hint_for, limits as budget
+    from ..model.limits import hint_for, limits as budget
     over = []
     if est.states > limits.states or est.table_bytes > 8 * SLOTS_PER_STATE * limits.states:
         over.append(f"--max-states {max(est.states, -(-est.table_bytes // (8 * SLOTS_PER_STATE)))}")
@@ -210,7 +211,7 @@ class Interrupted(RulebookError):
 
 def batch_size(space: "Space") -> int:
     """States per batch: CHUNK, or fewer so the batch's (rolls x states) arrays stay within solver_batch_bytes."""
-    from .limits import limits
+    from ..model.limits import limits
     per_state = 8 * len(space.tt.rolls) * (len(space.roll_numbers) + 3)  # per roll number, the best, a box's, a temporary
     return max(1, min(CHUNK, limits().solver_batch_bytes // per_state))
 
@@ -349,7 +350,7 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         checkpoint: tuple[Path, str] | None = None, warn: Callable[[str], None] | None = None,
         est: Estimate | None = None) -> tuple[np.ndarray, int, float]:
     """Solve every layer; (values, states, seconds). `checkpoint` = (final table path, cache key)."""
-    from .solver import _stderr
+    from .solve import _stderr
     warn = warn or _stderr
     est = est or estimate(space, limits, on_disk=checkpoint is not None, probe=False)
     refuse_beyond(space, est, limits)

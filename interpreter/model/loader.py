@@ -18,7 +18,7 @@ from .errors import Either, ErrorList, Message, ModelError, Number, Pos, Ruleboo
 from . import limits
 from .limits import read_untrusted
 from .dice import canonical
-from .model import LANGUAGES, Bonus, Box, Column, Counter, DiceGroup, Effect, Model, Option, Ranking, Section, Step, Target
+from .frozen import LANGUAGES, Bonus, Box, Column, Counter, DiceGroup, Effect, Model, Option, Ranking, Section, Step, Target
 from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent

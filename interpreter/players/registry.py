@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 
-from .abstraction import NotSolvable
-from .errors import Message, UsageError
-from .players import PlannerBot, RandomBot, immediate_table
-from .solver import OptimalBot, greedy_space, greedy_table
-from .writetable import encode
-from .state import GameState
+from ..solver.abstraction import NotSolvable
+from ..model.errors import Message, UsageError
+from .base import PlannerBot, RandomBot, immediate_table
+from ..solver.solve import OptimalBot, greedy_space, greedy_table
+from ..solver.writetable import encode
+from ..engine.state import GameState
 from .strong import StrongBot
 
 __all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "StrongBot", "make_bot"]

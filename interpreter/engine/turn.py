@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .dice import chance_outcomes, index_of, keeps, multisets, outcomes
+from ..model.dice import chance_outcomes, index_of, keeps, multisets, outcomes
 
 
 class TurnTables:
@@ -56,7 +56,7 @@ class TurnTables:
             self.adds.append([np.ascontiguousarray(add[:, d]) for d in range(faces)])
         self.roll_as_keep = np.array([self.keep_index[r] for r in self.rolls], dtype=np.int64)
         # for a few states at a time (a bot's decision): every roll's sub-keeps, padded with K (-inf)
-        from .dice import sub_multisets
+        from ..model.dice import sub_multisets
         subs = [sorted(self.keep_index[k] for k in sub_multisets(r)) for r in self.rolls]
         self.sub_index = np.full((R, max(map(len, subs))), K, dtype=np.int64)
         for r, ks in enumerate(subs):

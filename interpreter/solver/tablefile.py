@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cachedir
+from ..model import cachedir
 
 FORMAT = 2
 DTYPE = np.dtype("<f8")

@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from .dsl.ast import Expr
-from .dsl.compiler import Compiled, Context
-from .errors import ModelError
-from .model import Model, Step
+from ..model.dsl.ast import Expr
+from ..model.dsl.compiler import Compiled, Context
+from ..model.errors import ModelError
+from ..model.frozen import Model, Step
 
 SENTINEL = -(10**9)  # a box's points that equal none of the constants it is compared with
 
@@ -324,8 +324,8 @@ def features(model: Model) -> list[Feature]:
 def largest(model: Model, name: str) -> int:
     """The most points the units of a total can hold together: each entry at its box's best roll
     (scored on an empty sheet; the solver checks later that no roll scores more)."""
-    from .dice import multisets
-    from .scoring import Scorer
+    from ..model.dice import multisets
+    from ..model.scoring import Scorer
     memo = model.__dict__.setdefault("_largest", {})
     if name not in memo:
         scorer = Scorer.for_model(model)

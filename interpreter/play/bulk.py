@@ -28,9 +28,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .abstraction import NotSolvable, turn_shape
-from .errors import Message
-from .model import Model
+from ..solver.abstraction import NotSolvable, turn_shape
+from ..model.errors import Message
+from ..model.frozen import Model
 
 BLOCK = 2000  # games per block (one generator per block)
 PLAN_CHUNK = 512  # new states planned per numpy batch
@@ -60,7 +60,7 @@ def unsupported(model: Model, kinds: list[str], allow_random: bool = False) -> M
     inside = {id(s) for s in turn.walk()}
     if any(s.kind in ("roll", "keep", "write") and id(s) not in inside for s in model.flow.walk()):
         return Message("bulk play cannot play a game with steps outside the players' turns")
-    from .solver import Space
+    from ..solver.solve import Space
     try:
         space = Space(model)
     except NotSolvable as exc:
@@ -96,7 +96,7 @@ class Plans:
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
         self.candidates = np.ascontiguousarray(tt.sub_index[:, ::-1])
         self._tables()
-        from .turnplan import Planner
+        from ..solver.turnplan import Planner
         self.planner = Planner(space, self.V)  # compiled plans where numba is there (the same numbers)
 
     def _tables(self) -> None:
@@ -411,7 +411,7 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
     bonus = np.zeros((games, plans.nb), dtype=np.int64)
     rolls = np.zeros(games, dtype=np.int64)
     rows = np.arange(games)
-    from . import lockstep
+    from ..solver import lockstep
     fast = lockstep.compiled() is not None
     for _ in range(n_boxes):
         slot = plans.slots(states)
@@ -498,7 +498,7 @@ _PLANS: dict[tuple[str, str], Plans] = {}
 def plans_for(model: Model, kind: str, build_policy: bool = False) -> Plans:
     """The cached plans of a bot kind on a model (optimal: from the solver's table, and from its
     policy tables where they are stored; build_policy: build and store them if they are not)."""
-    from .solver import _SPACE_ONLY, cache_key, solved, Space
+    from ..solver.solve import _SPACE_ONLY, cache_key, solved, Space
     key = (cache_key(model), kind)
     if key not in _PLANS:
         if kind == "optimal":
@@ -520,9 +520,9 @@ POLICY_GAMES = 50_000  # from this many games on, bulk play builds the policy ta
 
 def _with_policy(model: Model, plans: Plans, build: bool) -> None:
     """Policy tables for the optimal bot, read or built once beside the table, where they fit."""
-    from . import lockstep, policy
-    from .solver import cache_path
-    from .tablefile import BadTable, read_header
+    from ..solver import lockstep, policy
+    from ..solver.solve import cache_path
+    from ..solver.tablefile import BadTable, read_header
     if not plans.planner.usable or lockstep.compiled_policy() is None or plans.space.entries > DENSE_SLOTS:
         return
     path = cache_path(model)
@@ -587,7 +587,7 @@ def results(model: Model, blocks: list[list[SeatGames]], names: list[str]):
     """The games as a sequence of `simulate.Result`s (`columns.Columns`: arrays, a Result built only
     when one is read): totals and bonuses the model's own scorer gives, ranks from the totals."""
     from .columns import Columns, ranks_of, seat_totals
-    from .scoring import Scorer
+    from ..model.scoring import Scorer
     scorer = Scorer.for_model(model)
     seats = len(names)
     space = _space_of(model)
@@ -610,7 +610,7 @@ def results(model: Model, blocks: list[list[SeatGames]], names: list[str]):
 
 def _space_of(model: Model):
     """The solver's space of the model (from a cached plan where there is one)."""
-    from .solver import Space, cache_key
+    from ..solver.solve import Space, cache_key
     key = cache_key(model)
     for (k, _kind), plans in _PLANS.items():
         if k == key:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import IllegalActionError
+from ..model.errors import IllegalActionError
 
 
 @dataclass(frozen=True)

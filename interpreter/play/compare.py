@@ -22,12 +22,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .abstraction import NotSolvable
-from .actions import Roll, Write
-from .bots import BOTS, make_bot
-from .errors import UsageError
-from .model import Model
-from .state import CHANCE, GameState
+from ..solver.abstraction import NotSolvable
+from ..engine.actions import Roll, Write
+from ..players.registry import BOTS, make_bot
+from ..model.errors import UsageError
+from ..model.frozen import Model
+from ..engine.state import CHANCE, GameState
 
 VERSION = 3  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics)
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
@@ -254,7 +254,7 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
     def step(what: str):
         return (lambda done, total: progress(what, done, total)) if progress else None
 
-    from . import solver
+    from ..solver import solve as solver
     unsolvable, expected, states = None, None, None
     try:
         solver.Space(model)
@@ -287,7 +287,7 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
 
 def _cached(model: Model, label: str, games: int, seed: int) -> Measures | None:
     """A variant's measures from the cache (None: not there, or damaged and measured again)."""
-    from .cachedir import read_sealed
+    from ..model.cachedir import read_sealed
     raw = read_sealed(cache_file(model, games, seed), 1 << 20)  # None: missing, forged or damaged
     if raw is None:
         return None
@@ -300,13 +300,13 @@ def _cached(model: Model, label: str, games: int, seed: int) -> Measures | None:
 
 
 def _store(model: Model, out: Measures) -> None:
-    from .cachedir import write_sealed
+    from ..model.cachedir import write_sealed
     write_sealed(cache_file(model, out.games, out.seed), json.dumps(out.to_json()).encode("utf-8"))  # no cache, no harm
 
 
 def cache_file(model: Model, games: int, seed: int) -> Path:
     """Where one variant's measures are kept (beside the solver's tables)."""
-    from .solver import cache_dir
+    from ..solver.solve import cache_dir
     opts = json.dumps(model.option_values, sort_keys=True, default=str)
     key = hashlib.sha256(f"{VERSION}|{model.hash}|{opts}|{games}|{seed}|{best_heuristic()}".encode()).hexdigest()[:20]
     return cache_dir() / f"compare-{model.id}-{key}.json"
@@ -322,7 +322,7 @@ def compare(variants: list[tuple[Variant, Model]], games: int, seed: int,
     if not scheduler:
         return [measure(model, v.label, games, seed, progress(v) if progress else None, use_cache)
                 for v, model in variants]
-    from .adapters import cluster
+    from ..adapters import cluster
     out: list[Measures | None] = [_cached(m, v.label, games, seed) if use_cache else None for v, m in variants]
     missing = [i for i, m in enumerate(out) if m is None]
     measured = cluster.measure_variants([(variants[i][0].label, variants[i][1]) for i in missing], games, seed, scheduler)

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .game import Seat
-from .model import Model
-from .bots import make_bot
-from .state import CHANCE, GameState
-from .actions import Roll
+from ..model.frozen import Model
+from ..players.registry import make_bot
+from ..engine.state import CHANCE, GameState
+from ..engine.actions import Roll
 
 
 @dataclass
@@ -64,7 +64,7 @@ def play_batch(model: Model, seats: list[Seat], seeds: list[int]) -> list[Result
 
 def _worker(args):
     model_ref, options, seats, seeds = args
-    from .loader import load_model
+    from ..model.loader import load_model
     return play_batch(load_model(model_ref, options), seats, seeds)
 
 
@@ -90,7 +90,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
     it can, else game by game.
     """
     if scheduler:
-        from .adapters import cluster
+        from ..adapters import cluster
         return cluster.run_games(model, seats, games, seed, scheduler, progress, engine)
     if engine != "game":
         from . import bulk
@@ -100,7 +100,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
             blocks = bulk.run_games(model, kinds, games, seed, jobs, progress)
             return results_of_blocks(model, blocks, seats)
         if engine == "bulk":
-            from .errors import UsageError
+            from ..model.errors import UsageError
             raise UsageError(why, hint="play them one by one with --engine game")
     seeds = [seed + i for i in range(games)]
     if jobs <= 1:

@@ -319,8 +319,8 @@ def numba_cache_dir():
     must be listed with its digest in a manifest sealed with the user's key (`cachedir.verify_tree`,
     written after each compile by `jit`); anything else empties the folder first, and numba compiles
     again."""
-    from . import cachedir
-    from .solver import cache_dir
+    from ..model import cachedir
+    from .solve import cache_dir
     path = cachedir.checked_folder(cache_dir() / "numba")
     if path is None or cachedir.key() is None:
         return None
@@ -351,7 +351,7 @@ def will_compile() -> bool:
     import importlib.util
     if importlib.util.find_spec("numba") is None:
         return False
-    from .cachedir import marked
+    from ..model.cachedir import marked
     marker = _ready_marker(numba_cache_dir())
     return marker is None or not marked(marker)
 
@@ -373,7 +373,7 @@ def jit(function, signatures):
     finally:
         numba.config.CACHE_DIR = before
         if where is not None:
-            from .cachedir import seal_tree
+            from ..model.cachedir import seal_tree
             seal_tree(where)  # what numba wrote (or found, verified) now is ours
 
 
@@ -394,7 +394,7 @@ def compiled():
         where = numba_cache_dir() if _COMPILED else None
         marker = _ready_marker(where)
         if marker is not None:
-            from .cachedir import mark, seal_tree
+            from ..model.cachedir import mark, seal_tree
             mark(marker)
             seal_tree(where)
     return _COMPILED or None

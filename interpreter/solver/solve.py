@@ -20,15 +20,15 @@ import numpy as np
 
 from .abstraction import (SENTINEL, Explorer, representative, Feature, NotSolvable, Tree, features, quantity_units,
                           scoring_expressions, turn_can_stop, turn_shape, unit_ids, views)
-from .dsl.compiler import Context
+from ..model.dsl.compiler import Context
 from . import induction, tablefile
 from .induction import MAX_STATES, Estimate, Limits  # noqa: F401 (MAX_STATES re-exported)
-from .errors import Message, Number, RulebookError
-from .limits import hint_for, limits
-from .model import Model
-from .players import PlannerBot
-from .state import GameState
-from .turn import turn_tables
+from ..model.errors import Message, Number, RulebookError
+from ..model.limits import hint_for, limits
+from ..model.frozen import Model
+from ..players.base import PlannerBot
+from ..engine.state import GameState
+from ..engine.turn import turn_tables
 
 VERSION = 2  # part of the cache key: bump when the meaning of a table's entries changes
 
@@ -631,7 +631,7 @@ def cache_dir() -> Path:
     """Where solved tables are kept: $RULEBOOK_CACHE, else the user's cache directory (`cachedir`:
     refused when others can write it)."""
     import os
-    from .cachedir import folder
+    from ..model.cachedir import folder
     where = folder()
     if where is not None:
         return where

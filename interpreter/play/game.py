@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from .actions import Action, Roll, Stop, Write, parse_action
-from .errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
-from .limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
-from .loader import _display, bundled_models, load_source, model_hash
-from .model import LANGUAGES, Model
-from .bots import BOTS, make_bot
-from .state import CHANCE, GameState
+from ..engine.actions import Action, Roll, Stop, Write, parse_action
+from ..model.errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
+from ..model.limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
+from ..model.loader import _display, bundled_models, load_source, model_hash
+from ..model.frozen import LANGUAGES, Model
+from ..players.registry import BOTS, make_bot
+from ..engine.state import CHANCE, GameState
 
 FORMAT = 1
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .abstraction import NotSolvable, unit_ids
-from .model import Model
-from .players import PlannerBot
-from .solver import Limits, Space, Table, cache_key, solve, solved
-from .state import GameState
-from .writetable import encode
+from ..solver.abstraction import NotSolvable, unit_ids
+from ..model.frozen import Model
+from .base import PlannerBot
+from ..solver.solve import Limits, Space, Table, cache_key, solve, solved
+from ..engine.state import GameState
+from ..solver.writetable import encode
 
 PART_STATES = 2_000_000  # a part with more reachable states than this is split
 
@@ -114,7 +114,7 @@ class StrongBot(PlannerBot):
 
     def write_table(self, state: GameState, roll_number: int | None = None):
         if not self.parts:
-            from .bots import GreedyBot
+            from .registry import GreedyBot
             return GreedyBot().write_table(state, roll_number)
         sheet = state.sheets[state.player]
         targets, points, gains = self._immediate(state, sheet, roll_number)
@@ -178,7 +178,7 @@ class _Immediate:
     the (target, roll) pairs whose points do not read the sheet, per decision for the few that do."""
 
     def __init__(self, model: Model, tt, roll_number: int):
-        from .scoring import Scorer
+        from ..model.scoring import Scorer
         self.scorer = scorer = Scorer.for_model(model)
         self.step = next(s for s in model.flow.walk() if s.kind == "write")
         self.rn, self.tt = roll_number, tt
