@@ -30,7 +30,7 @@ TARGET_US = 100.0
 
 def baseline_bot(model):
     """The optimal bot as before: box-by-box write tables, only the current plan kept."""
-    from rulebook.interpreter.solver.solve import OptimalBot
+    from rulebook.interpreter.players.optimal import OptimalBot
 
     class BoxByBox(OptimalBot):
         PLAN_CACHE_BYTES = 0  # (the current plan is always kept)
@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     before = machine.load()
     model = load_model(args.model, dict(o.split("=", 1) for o in args.option))
-    from rulebook.interpreter.solver.solve import OptimalBot, solved
+    from rulebook.interpreter.players.optimal import OptimalBot
+    from rulebook.interpreter.solver.solve import solved
     solved(model)  # the table, read (or solved) before any timing
     bots = {"optimal bot": OptimalBot(model), "box by box": baseline_bot(model)}
     warm = GameState(model, ["cpu"])  # the compiled planner loaded (or compiled) before any timing, like the table

@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def bulk_side(model, baseline_rates: list[float], baseline_scores: list[int], args) -> None:
-    """The engine's bulk play of the same random policy (interpreter/bulk.py: every game advanced in
+    """The engine's bulk play of the same random policy (interpreter/play/bulk.py: every game advanced in
     lockstep with numpy over the games) against the same hand-written baseline's games per CPU second.
 
     Same rules (the model), same policy (a uniformly random legal action at every decision: at a

@@ -1,4 +1,4 @@
-"""`rulebook simulate` speed: bulk play (interpreter/bulk.py) against the per-game engine, in one run.
+"""`rulebook simulate` speed: bulk play (interpreter/play/bulk.py) against the per-game engine, in one run.
 
     python -m benchmarks simulate [--games N] [--reference M] [--jobs J] [--model yahtzee]
 

@@ -59,7 +59,7 @@ def _solve_in_child(model: str, options: list[str], jobs: int = 1, kernel: str |
 def _baseline_per_state(model_name: str, options: dict, sample: int = 300) -> float:
     """Seconds per state when every state's turn is computed on its own (no batching)."""
     from rulebook.interpreter import load_model
-    from rulebook.interpreter.solver.solve import Space
+    from rulebook.interpreter.solver.space import Space
     space = Space(load_model(model_name, options))
     V = np.zeros((1 << space.n) * space.F)
     masks, feats = space.level(space.n // 2)
@@ -76,7 +76,7 @@ def _decision_us(model_name: str, options: dict, decisions: int = 2000,
     """Mean µs per optimal decision over many game positions (table already loaded)."""
     from rulebook.interpreter import load_model
     from rulebook.interpreter.engine.actions import Roll
-    from rulebook.interpreter.solver.solve import OptimalBot
+    from rulebook.interpreter.players.optimal import OptimalBot
     from rulebook.interpreter.engine.state import CHANCE, GameState
     model = load_model(model_name, options)
     if kind == "strong":

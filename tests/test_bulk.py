@@ -1,4 +1,4 @@
-"""Bulk play (interpreter/bulk.py) against the per-game engine, its reference.
+"""Bulk play (interpreter/play/bulk.py) against the per-game engine, its reference.
 
 Decisions: at every position of games played through `GameState` by the greedy and optimal bots,
 the bulk plans choose the very same keep or box, write the same points and reach the same next

@@ -13,7 +13,8 @@ import pytest
 from rulebook.interpreter.solver import kernel, kernelplan
 from rulebook.interpreter import load_model
 from rulebook.interpreter.solver.induction import _solve_chunk_by_box
-from rulebook.interpreter.solver.solve import Space, solve
+from rulebook.interpreter.solver.space import Space
+from rulebook.interpreter.solver.solve import solve
 
 numba = pytest.importorskip("numba")
 
@@ -83,7 +84,7 @@ def test_the_whole_solve_is_the_same_with_either_kernel(monkeypatch):
 def test_numba_caches_in_the_rulebook_cache_and_never_beside_the_package(tmp_path):
     package = Path(kernel.__file__).parent
     before = {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")}
-    code = ("from rulebook.interpreter import kernel; assert kernel.name() == 'numba'; "
+    code = ("from rulebook.interpreter.solver import kernel; assert kernel.name() == 'numba'; "
             "import numba; assert not numba.config.CACHE_DIR or 'rulebook' in numba.config.CACHE_DIR")
     env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
     env.pop("NUMBA_CACHE_DIR", None)
@@ -106,7 +107,7 @@ def test_an_unwritable_cache_compiles_without_caching(tmp_path):
     before = {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")}
     env = {**os.environ, "RULEBOOK_CACHE": str(ro)}
     env.pop("RULEBOOK_KERNEL", None)
-    code = "from rulebook.interpreter import kernel; print(kernel.name(), kernel.numba_cache_dir())"
+    code = "from rulebook.interpreter.solver import kernel; print(kernel.name(), kernel.numba_cache_dir())"
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600, capture_output=True, text=True)
     assert out.stdout.split() == ["numba", "None"]
     assert {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")} == before

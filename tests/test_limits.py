@@ -1,4 +1,4 @@
-"""The resource budget (interpreter/limits.py): each limit refuses before the work, in one line, with its number."""
+"""The resource budget (interpreter/model/limits.py): each limit refuses before the work, in one line, with its number."""
 from __future__ import annotations
 
 import os

@@ -12,7 +12,7 @@ from rulebook.interpreter.play import bulk
 from rulebook.interpreter import load_model
 from rulebook.interpreter.solver import policy
 from rulebook.interpreter.model.scoring import Scorer
-from rulebook.interpreter.solver.solve import cache_path
+from rulebook.interpreter.solver.cache import cache_path
 
 
 @pytest.fixture(autouse=True)

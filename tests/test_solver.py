@@ -5,7 +5,9 @@ import pytest
 from rulebook.interpreter import load_model
 from rulebook.interpreter.solver.abstraction import Feature, NotSolvable, features, turn_shape
 from rulebook.interpreter.play.game import Game, Seat
-from rulebook.interpreter.solver.solve import OptimalBot, Space, solved
+from rulebook.interpreter.players.optimal import OptimalBot
+from rulebook.interpreter.solver.space import Space
+from rulebook.interpreter.solver.solve import solved
 from rulebook.interpreter.engine.turn import turn_tables
 
 

@@ -8,7 +8,9 @@ import pytest
 from rulebook.interpreter import load_model
 from rulebook.interpreter.model import cachedir
 from rulebook.interpreter.solver import tablefile
-from rulebook.interpreter.solver.solve import Space, cache_path, load_cached, load_or_solve
+from rulebook.interpreter.solver.space import Space
+from rulebook.interpreter.solver.cache import cache_path
+from rulebook.interpreter.solver.solve import load_cached, load_or_solve
 
 YACHT = 166.955068
 

@@ -8,7 +8,8 @@ import yaml
 
 from rulebook.interpreter.solver.abstraction import NotSolvable
 from rulebook.interpreter.model.loader import RULES_DIR, load_source
-from rulebook.interpreter.solver.solve import Space, solve
+from rulebook.interpreter.solver.space import Space
+from rulebook.interpreter.solver.solve import solve
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "solver.md").read_text(encoding="utf-8")
 

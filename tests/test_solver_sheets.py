@@ -13,7 +13,8 @@ from rulebook.interpreter import load_model
 from rulebook.interpreter.model.loader import RULES_DIR, load_source
 from rulebook.interpreter.play.game import Seat
 from rulebook.interpreter.play.simulate import run_games, summarize
-from rulebook.interpreter.solver.solve import Space, solve
+from rulebook.interpreter.solver.space import Space
+from rulebook.interpreter.solver.solve import solve
 
 BALUT = 433.347124  # the expected grand total with play that maximizes it (not the Balut points)
 
@@ -103,7 +104,7 @@ def test_two_ordered_columns_are_two_positions_with_their_multipliers():
 
 
 def test_the_optimal_player_on_ordered_columns_scores_the_solved_value():
-    from rulebook.interpreter.solver.solve import OptimalBot
+    from rulebook.interpreter.players.optimal import OptimalBot
     from rulebook.interpreter.play.simulate import play_one
     model = _yacht_columns(("a", 1, "down"), ("b", 2, "up"))
     bot = OptimalBot(model)

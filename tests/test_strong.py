@@ -4,7 +4,9 @@ import pytest
 
 from rulebook.interpreter import load_model
 from rulebook.interpreter.play.game import Game, Seat
-from rulebook.interpreter.solver.solve import OptimalBot, Space, solve
+from rulebook.interpreter.players.optimal import OptimalBot
+from rulebook.interpreter.solver.space import Space
+from rulebook.interpreter.solver.solve import solve
 from rulebook.interpreter.players.strong import StrongBot, parts
 
 

@@ -1,4 +1,4 @@
-"""The compiled turn planner (interpreter/turnplan.py) gives the numpy path's plans bit for bit:
+"""The compiled turn planner (interpreter/solver/turnplan.py) gives the numpy path's plans bit for bit:
 the optimal bot's write tables and keep/roll layers, and bulk play's best boxes and keep values."""
 from __future__ import annotations
 

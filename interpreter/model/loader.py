@@ -7,26 +7,24 @@ from __future__ import annotations
 
 import hashlib
 import math
-import json
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .dsl.compiler import Compiled, Compiler, Context, Scope
-from .errors import Either, ErrorList, Message, ModelError, Number, Pos, RulebookError, UsageError, did_you_mean
+from .errors import ErrorList, Message, ModelError, Number, Pos, RulebookError, UsageError, did_you_mean
 from . import limits
 from .limits import read_untrusted
 from .dice import canonical
 from .frozen import LANGUAGES, Bonus, Box, Column, Counter, DiceGroup, Effect, Model, Option, Ranking, Section, Step, Target
-from .yamlsource import Node, Seq, Text, key_position, load_yaml, position_of
+from .yamlsource import Node, Text, load_yaml
+from .optionvalues import parse_option_value
+from .schemacheck import valid_marker as _valid_marker, schema_errors as _schema_errors  # noqa: F401 (re-exported)
+from .flowbuild import ALL_DEPS, FlowBuilder
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = PACKAGE_ROOT / "rules"
-SCHEMA_PATH = PACKAGE_ROOT / "schema" / "model.schema.json"
 
-ALL_DEPS = {"dice", "sheet", "target", "turn"}
-MAX_REPEAT = 1000
 MAX_ROLLS = 50_000  # distinct rolls (multisets) whose scores are tabulated
 
 
@@ -73,12 +71,6 @@ def resolve(name_or_path: str) -> Path:
                      or Message("bundled models: {names}", {"names": ", ".join(f"'{b}'" for b in bundled)}), name=name_or_path)
 
 
-@lru_cache(maxsize=1)
-def schema() -> dict:
-    """The JSON Schema every model must satisfy."""
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-
-
 def load_model(name_or_path: str | Path, options: dict[str, str] | None = None, validate: bool | None = None) -> Model:
     """Load, validate and compile a model with the given option values (strings are parsed).
 
@@ -93,7 +85,7 @@ def _read(name_or_path: str | Path) -> tuple[str, str]:
     """A model's text and the name errors give its file."""
     path = resolve(str(name_or_path))
     source = read_untrusted(path, "model", ModelError)  # a regular file within the budget, or refused unread
-    return source, _display(path)
+    return source, display_name(path)
 
 
 def read_model(name_or_path: str | Path) -> tuple[str, str, Any]:
@@ -103,7 +95,7 @@ def read_model(name_or_path: str | Path) -> tuple[str, str, Any]:
     return source, file, load_yaml(source, file)
 
 
-def _display(path: Path) -> str:
+def display_name(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:
@@ -147,141 +139,6 @@ def _build(data: Node, file: str, source: str, options: dict[str, str] | None) -
     return model
 
 
-def _valid_marker(source: str) -> Path | None:
-    """The file whose presence says this text passed this schema ($RULEBOOK_CACHE or the user's
-    cache directory; None if there is none)."""
-    from .cachedir import folder as cache_folder
-    folder = cache_folder()
-    if folder is None:
-        return None
-    digest = hashlib.sha256(_schema_bytes() + b"\0" + source.encode("utf-8")).hexdigest()[:32]
-    return Path(folder) / "valid-models" / digest
-
-
-@lru_cache(maxsize=1)
-def _schema_bytes() -> bytes:
-    return SCHEMA_PATH.read_bytes()
-
-
-# schema ---------------------------------------------------------------------
-
-def _is_integer(checker, instance) -> bool:
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-@lru_cache(maxsize=1)
-def _validator():
-    """The schema's validator (jsonschema is imported here, on first use: it is slow to import)."""
-    import jsonschema
-    cls = jsonschema.validators.extend(
-        jsonschema.Draft202012Validator,
-        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
-    return cls(schema())
-
-
-def _schema_errors(data: Node, file: str) -> list[RulebookError]:
-    validator = _validator()
-    found: list[tuple[RulebookError, str, tuple]] = []  # (error, validator, path)
-    seen: set[tuple] = set()
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        best = _deepest(err)
-        path = list(best.absolute_path)
-        message, pos = _humanize(best, data, path)
-        key = (pos.line if pos else 0, pos.col if pos else 0)
-        if key in seen:
-            continue
-        seen.add(key)
-        found.append((ModelError(message[0], pos or Pos(file, 1, 1), message[1]), best.validator, tuple(path)))
-    # A misspelt key explains a missing one: "unknown key 'scroe'; did you mean 'score'?" is enough.
-    typos = {(path, e.hint) for e, kind, path in found if kind == "additionalProperties" and e.hint}
-    errors = [e for e, kind, path in found
-              if not (kind == "required" and (path, f"did you mean '{_missing(e)}'?") in typos)]
-    errors.sort(key=lambda e: (e.pos.line, e.pos.col))
-    return errors
-
-
-def _missing(error: RulebookError) -> str:
-    """The key named by a "needs 'key'" message."""
-    match = re.search(r"needs '([^']+)'$", error.message)
-    return match.group(1) if match else ""
-
-
-def _deepest(err):
-    """For oneOf/anyOf failures, the most specific underlying error (a jsonschema.ValidationError)."""
-    if err.context:
-        return max(err.context, key=lambda e: (len(e.absolute_path), -len(e.message)))
-    return err
-
-
-def _where(path: list) -> str | Message:
-    return ".".join(str(p) for p in path) or Message("the model")
-
-
-def _humanize(err, data, path) -> tuple[tuple[str, str | None], Pos | None]:
-    where = _where(path)
-    pos = position_of(data, path)
-    if err.validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        if extra and isinstance(err.instance, dict):
-            name = extra[0]
-            pos = key_position(data, path, name) or pos
-            allowed = list(err.schema.get("properties", {}))
-            if set(allowed) <= set(LANGUAGES) | {"en"} and allowed:
-                return (Message("unknown language '{lang}' in {where} (rulebook speaks en, de and nl)",
-                                {"lang": name, "where": where}), None), pos
-            return (Message("unknown key '{key}' in {where}", {"key": name, "where": where}),
-                    did_you_mean(name, allowed)), pos
-    if err.validator == "required":
-        missing = re.search(r"'([^']+)' is a required property", err.message)
-        name = missing.group(1) if missing else "?"
-        if name in LANGUAGES:
-            return (Message("missing translation '{lang}' in {where}", {"lang": name, "where": where}), None), pos
-        if name == "times":
-            return (Message("repeat '{step}' has no bound: add 'times' so the loop ends",
-                            {"step": err.instance.get("id", "?")}), None), pos
-        return (Message("{where} needs '{key}'", {"where": where, "key": name}), None), pos
-    if err.validator == "enum":
-        choices = [str(c) for c in err.schema["enum"]]
-        return (Message("{where} cannot be {value}; choose one of {choices}",
-                        {"where": where, "value": repr(err.instance), "choices": ", ".join(choices)}),
-                did_you_mean(str(err.instance), choices)), pos
-    if err.validator == "type":
-        want = err.schema["type"]
-        want = " or ".join(want) if isinstance(want, list) else want
-        words = {"object": Message("a mapping"), "array": Message("a list"), "string": Message("text"),
-                 "integer": Message("a whole number"), "boolean": Message("true or false")}
-        want = Either(tuple(words.get(w, w) for w in want.split(" or ")))
-        return (Message("{where} must be {want}, not {got}", {"where": where, "want": want, "got": _kind(err.instance)}),
-                None), pos
-    if err.validator == "pattern":
-        return (Message("{where}: '{value}' is not a valid identifier (lowercase letters, digits and _; starts with a letter)",
-                        {"where": where, "value": err.instance}), None), pos
-    if err.validator in ("minimum", "maximum"):
-        return (Message("{where} must be at least {value}" if err.validator == "minimum" else "{where} must be at most {value}",
-                        {"where": where, "value": err.validator_value}), None), pos
-    if err.validator in ("minItems", "minLength", "minProperties"):
-        return (Message("{where} must not be empty", {"where": where}), None), pos
-    if err.validator == "const":
-        return (Message("{where} must be {value}", {"where": where, "value": err.validator_value}), None), pos
-    return (Message("{where} breaks the schema", {"where": where}), None), pos
-
-
-def _kind(value: Any) -> Message:
-    if isinstance(value, bool):
-        return Message("true/false")
-    if isinstance(value, (int, float)):
-        return Message("the number {value}", {"value": value})
-    if isinstance(value, str):
-        return Message("the text '{value}'", {"value": value})
-    if isinstance(value, list):
-        return Message("a list")
-    if isinstance(value, dict):
-        return Message("a mapping")
-    return Message("nothing")
-
-
-# semantics ------------------------------------------------------------------
-
 # What a name in the model is, as a message says it ("box 'sum' has the same name as the built-in function 'sum'").
 _NAMED = {"section": "section '{name}'", "box": "box '{name}'", "definition": "definition '{name}'"}
 _THE_NAMED = {"section": "the section '{name}'", "box": "the box '{name}'", "definition": "the definition '{name}'",
@@ -290,7 +147,8 @@ _NAMED_TEMPLATES = (Message("section '{name}'"), Message("box '{name}'"), Messag
                     Message("the section '{name}'"), Message("the box '{name}'"), Message("the definition '{name}'"),
                     Message("the built-in name '{name}'"), Message("the built-in function '{name}'"))  # (for the catalogs)
 
-class _Builder:
+
+class _Builder(FlowBuilder):
     """Turns schema-valid data into a Model, collecting every problem it finds."""
 
     def __init__(self, data: Node, file: str, source: str, chosen: dict[str, str]):
@@ -685,107 +543,6 @@ class _Builder:
                              str(b["when"]), points, self._variant(b["rule"], []), progress, per_column))
         return out
 
-    # flow ----------------------------------------------------------------
-    def _step(self, node: Node, where: list) -> Step:
-        kind, sid = str(node["kind"]), str(node["id"])
-        if sid in self.step_ids:
-            self.fail("two steps are called '{step}' (the first is at line {line})", node.value_pos["id"], step=sid,
-                      line=self.step_ids[sid].line)
-        self.step_ids.setdefault(sid, node.value_pos["id"])
-        times = None
-        if kind == "repeat":
-            c = self._compile(node["times"], "number", set(), Message("the 'times' of step '{step}'", {"step": str(node["id"])}),
-                              node.value_pos["times"])
-            times = c(Context()) if c else 1
-            if c and not 1 <= times <= MAX_REPEAT:
-                self.fail("repeat '{step}' must run 1 to {most} times, not {times}", node.value_pos["times"], step=str(node["id"]),
-                          most=MAX_REPEAT, times=times)
-                times = 1
-        elif "times" in node:
-            self.fail("only a repeat step has 'times' (this is a {kind} step)", node.key_pos["times"], kind=kind)
-        if kind not in ("repeat", "each_player") and "steps" in node:
-            self.fail("a {kind} step cannot contain steps", node.key_pos["steps"], kind=kind)
-        allowed = condition = None
-        if kind == "write" and "allowed" in node:
-            allowed = self._compile(node["allowed"], "bool", ALL_DEPS | {"counter"}, Message("a write rule"), node.value_pos["allowed"])
-        if kind == "keep" and "allowed" in node:  # cached per (roll, dice set aside): it reads nothing else
-            allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, Message("a keep rule"), node.value_pos["allowed"])
-        if kind == "repeat" and "while" in node:
-            condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce", "counter"},
-                                      Message("a while condition"), node.value_pos["while"])
-            if condition is not None and not condition.deps and condition(Context()) is True:
-                condition = None  # the chosen options make it always hold: a plain repeat
-        for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
-                            ("rule", ("write", "keep", "repeat")), ("locked", ("keep",)), ("while", ("repeat",)),
-                            ("optional", ("announce", "write")), ("by", ("write",))):
-            if key in node and kind not in owners:
-                self.fail("'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key], key=key,
-                          owner=Either(owners), kind=kind)
-        children = tuple(self._step(s, where + ["steps", i]) for i, s in enumerate(node.get("steps", [])))
-        if "otherwise" in node and kind != "write":
-            self.fail("'otherwise' belongs to a write step, not a {kind} step", node.key_pos["otherwise"], kind=kind)
-        effects = ()
-        if "effects" in node:
-            if kind != "write":
-                self.fail("'effects' belong to a write step, not a {kind} step", node.key_pos["effects"], kind=kind)
-            else:
-                effects = self._effects(node["effects"])
-        return Step(str(node["id"]), kind, self._text(node["name"]), children, times,
-                    str(node["dice"]) if "dice" in node else None, bool(node.get("can_stop", False)),
-                    allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos,
-                    str(node["otherwise"]) if "otherwise" in node else None,
-                    node.value_pos.get("times") if kind == "repeat" else None,
-                    bool(node.get("locked", False)) and kind == "keep", condition,
-                    self._optional(node, kind), effects, str(node.get("by", "active")),
-                    self._pass_rule(node, kind))
-
-    def _optional(self, node: Node, kind: str) -> bool:
-        """announce or write: the player may also choose nothing (`optional: true`, or a condition)."""
-        value = node.get("optional", False)
-        return kind in ("announce", "write") and (value is True or (kind == "write" and isinstance(value, str)))
-
-    def _pass_rule(self, node: Node, kind: str) -> Compiled | None:
-        """A write's `optional: EXPR`: when the player may write nothing (the dice, the sheet, counters)."""
-        value = node.get("optional")
-        if kind != "write" or not isinstance(value, str):
-            return None
-        return self._compile(value, "bool", (ALL_DEPS | {"counter"}) - {"target"}, Message("an optional condition"),
-                             node.value_pos["optional"])
-
-    def _check_flow(self, flow: Step) -> None:
-        kinds = [s.kind for s in flow.walk()]
-        if "write" not in kinds:
-            self.fail("the flow never writes into a box, so the game cannot progress", flow.pos)
-        if kinds.count("each_player") != 1:
-            self.fail("the flow needs exactly one each_player step (whose turn it is)", flow.pos)
-        self._check_order(flow, rolled=False, inside_player=False)
-        if len(self.groups) > 1:
-            for s in flow.walk():
-                if s.kind == "keep" or (s.kind == "roll" and s.dice == "unkept"):
-                    self.fail("step '{step}' keeps dice, but a game with groups of dice rolls them all every time "
-                              "(keeping dice of several groups is not supported yet)", s.pos, step=s.id)
-
-    def _check_order(self, step: Step, rolled: bool, inside_player: bool) -> bool:
-        """Dice must be rolled before they are kept or written; decisions need a player."""
-        if step.kind == "roll":
-            if step.dice == "unkept" and not rolled:
-                self.fail("step '{step}' rolls the unkept dice before any dice were rolled", step.pos, step=step.id)
-            return True
-        if step.kind == "announce":
-            if not inside_player:
-                self.fail("step '{step}' is a player's decision outside the each_player step", step.pos, step=step.id)
-            return rolled
-        if step.kind in ("keep", "write"):
-            if not inside_player:
-                self.fail("step '{step}' is a player's decision outside the each_player step", step.pos, step=step.id)
-            if not rolled:
-                self.fail("step '{step}' uses the dice before they are rolled", step.pos, step=step.id)
-            return rolled
-        inner = inside_player or step.kind == "each_player"
-        for child in step.steps:
-            rolled = self._check_order(child, rolled, inner)
-        return rolled
-
 
 def _counters_read(node) -> set[str]:
     """The counters an expression reads, through the definitions it uses."""
@@ -796,30 +553,3 @@ def _counters_read(node) -> set[str]:
         elif getattr(n, "definition", None) is not None:
             found |= _counters_read(n.definition)
     return found
-
-
-def parse_option_value(option: Option, raw: Any) -> Any:
-    """An option value from the command line (a string) or a save file, checked against the option."""
-    if option.type == "bool":
-        if isinstance(raw, bool):
-            return raw
-        if str(raw).lower() in ("true", "yes", "on", "1"):
-            return True
-        if str(raw).lower() in ("false", "no", "off", "0"):
-            return False
-        raise UsageError("option '{option}' is true or false, not '{value}'", option=option.id, value=raw)
-    if option.type == "number":
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise UsageError("option '{option}' takes a whole number, not '{value}'", option=option.id, value=raw) from None
-        if (option.min is not None and value < option.min) or (option.max is not None and value > option.max):
-            raise UsageError("option '{option}' must be between {least} and {most}, not {value}", option=option.id,
-                             least=option.min, most=option.max, value=value)
-        return value
-    choices = option.choices or {}
-    if str(raw) not in choices:
-        raise UsageError("option '{option}' cannot be '{value}'; choose one of {choices}",
-                         did_you_mean(str(raw), choices), option=option.id, value=raw,
-                         choices=", ".join(f"'{c}'" for c in choices))
-    return str(raw)

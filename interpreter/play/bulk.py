@@ -60,7 +60,7 @@ def unsupported(model: Model, kinds: list[str], allow_random: bool = False) -> M
     inside = {id(s) for s in turn.walk()}
     if any(s.kind in ("roll", "keep", "write") and id(s) not in inside for s in model.flow.walk()):
         return Message("bulk play cannot play a game with steps outside the players' turns")
-    from ..solver.solve import Space
+    from ..solver.space import Space
     try:
         space = Space(model)
     except NotSolvable as exc:
@@ -498,7 +498,9 @@ _PLANS: dict[tuple[str, str], Plans] = {}
 def plans_for(model: Model, kind: str, build_policy: bool = False) -> Plans:
     """The cached plans of a bot kind on a model (optimal: from the solver's table, and from its
     policy tables where they are stored; build_policy: build and store them if they are not)."""
-    from ..solver.solve import _SPACE_ONLY, cache_key, solved, Space
+    from ..solver.cache import cache_key
+    from ..solver.solve import solved
+    from ..solver.space import Space
     key = (cache_key(model), kind)
     if key not in _PLANS:
         if kind == "optimal":
@@ -521,7 +523,7 @@ POLICY_GAMES = 50_000  # from this many games on, bulk play builds the policy ta
 def _with_policy(model: Model, plans: Plans, build: bool) -> None:
     """Policy tables for the optimal bot, read or built once beside the table, where they fit."""
     from ..solver import lockstep, policy
-    from ..solver.solve import cache_path
+    from ..solver.cache import cache_path
     from ..solver.tablefile import BadTable, read_header
     if not plans.planner.usable or lockstep.compiled_policy() is None or plans.space.entries > DENSE_SLOTS:
         return
@@ -610,7 +612,8 @@ def results(model: Model, blocks: list[list[SeatGames]], names: list[str]):
 
 def _space_of(model: Model):
     """The solver's space of the model (from a cached plan where there is one)."""
-    from ..solver.solve import Space, cache_key
+    from ..solver.space import Space
+    from ..solver.cache import cache_key
     key = cache_key(model)
     for (k, _kind), plans in _PLANS.items():
         if k == key:

@@ -254,14 +254,15 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
     def step(what: str):
         return (lambda done, total: progress(what, done, total)) if progress else None
 
-    from ..solver import solve as solver
+    from ..solver.solve import solved
+    from ..solver.space import Space
     unsolvable, expected, states = None, None, None
     try:
-        solver.Space(model)
+        Space(model)
     except NotSolvable as exc:
         unsolvable = exc.message
     if unsolvable is None:
-        _, table = solver.solved(model, step("solving"))
+        _, table = solved(model, step("solving"))
         expected, states = table.expected_score, table.states
         best = "optimal"
     else:
@@ -306,7 +307,7 @@ def _store(model: Model, out: Measures) -> None:
 
 def cache_file(model: Model, games: int, seed: int) -> Path:
     """Where one variant's measures are kept (beside the solver's tables)."""
-    from ..solver.solve import cache_dir
+    from ..solver.cache import cache_dir
     opts = json.dumps(model.option_values, sort_keys=True, default=str)
     key = hashlib.sha256(f"{VERSION}|{model.hash}|{opts}|{games}|{seed}|{best_heuristic()}".encode()).hexdigest()[:20]
     return cache_dir() / f"compare-{model.id}-{key}.json"

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 from ..engine.actions import Action, Roll, Stop, Write, parse_action
 from ..model.errors import IllegalActionError, Message, ModelError, Pos, SaveFileError, UsageError, did_you_mean
 from ..model.limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
-from ..model.loader import _display, bundled_models, load_source, model_hash
+from ..model.loader import display_name, bundled_models, load_source, model_hash
 from ..model.frozen import LANGUAGES, Model
 from ..players.registry import BOTS, make_bot
 from ..engine.state import CHANCE, GameState
@@ -352,14 +352,14 @@ def _model_for(header: dict, where: Pos) -> Model:
             found = (file, source)
         else:
             problems.append(Message("the model {path} has changed since this game was played (hash {old}, now {new})",
-                                    {"path": _display(file), "old": expected[:16], "new": model_hash(source)}))
+                                    {"path": display_name(file), "old": expected[:16], "new": model_hash(source)}))
         break  # the file that is there decides; the bundled model stands in only for a missing file
     if found is None:
         raise SaveFileError(problems[0] if problems else Message("the game's model '{name}' is neither bundled nor found",
                                                                  {"name": name}), where)
     file, source = found
     try:
-        return load_source(source, _display(file),
+        return load_source(source, display_name(file),
                            {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()})
     except (UsageError, ModelError) as exc:
         raise SaveFileError("the game's model cannot be loaded: {reason}", where, exc.hint_msg, reason=exc.msg) from None

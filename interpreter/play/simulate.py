@@ -19,18 +19,7 @@ from ..model.frozen import Model
 from ..players.registry import make_bot
 from ..engine.state import CHANCE, GameState
 from ..engine.actions import Roll
-
-
-@dataclass
-class Result:
-    """One finished game: per player, the sheet, the bonuses, the total, and the rank; `finals` the
-    model's own final score (`Model.ranking`, e.g. points earned per row), None for a model ranked by the total."""
-
-    sheets: list[dict[str, int]]
-    bonuses: list[dict[str, int]]
-    totals: list[int]
-    ranks: list[int]
-    finals: list[int] | None = None
+from .results import Result
 
 
 def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
@@ -173,7 +162,6 @@ def _final(model: Model, finals: list[int]) -> dict | None:
     sd = statistics.stdev(finals) if n > 1 else 0.0
     return {"name": dict(model.ranking.name), "mean": statistics.fmean(finals), "stdev": sd,
             "stderr": sd / n**0.5, "percentiles": {f"p{q}": _percentile(finals, q) for q in (5, 25, 50, 75, 95)}}
-    return out
 
 
 def _percentile(sorted_values: list[int], q: int) -> float:

@@ -22,7 +22,9 @@ import numpy as np
 from ..solver.abstraction import NotSolvable, unit_ids
 from ..model.frozen import Model
 from .base import PlannerBot
-from ..solver.solve import Limits, Space, Table, cache_key, solve, solved
+from ..solver.solve import Limits, solve, solved
+from ..solver.space import Space, Table
+from ..solver.cache import cache_key
 from ..engine.state import GameState
 from ..solver.writetable import encode
 
@@ -114,7 +116,7 @@ class StrongBot(PlannerBot):
 
     def write_table(self, state: GameState, roll_number: int | None = None):
         if not self.parts:
-            from .registry import GreedyBot
+            from .greedy import GreedyBot
             return GreedyBot().write_table(state, roll_number)
         sheet = state.sheets[state.player]
         targets, points, gains = self._immediate(state, sheet, roll_number)

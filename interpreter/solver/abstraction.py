@@ -472,3 +472,10 @@ class Explorer:
         for v in self.domain(atom):
             tree.branches[v] = self.explore(compiled, ctx, {**given, atom: v}, view)
         return tree
+
+
+def walk(tree: Tree, atom) -> object:
+    """A tree's value for one state, given its atoms as plain numbers."""
+    while not tree.leaf:
+        tree = tree.branches[atom(tree.atom)]
+    return tree.value

@@ -28,9 +28,9 @@ from .abstraction import NotSolvable
 from ..model.errors import Message, Number, RulebookError
 
 if TYPE_CHECKING:
-    from .solve import Space, Table
+    from .space import Space, Table
 
-MAX_STATES = 4_000_000  # the default of the budget's solver_states (interpreter/limits.py)
+MAX_STATES = 4_000_000  # the default of the budget's solver_states (interpreter/model/limits.py)
 SLOTS_PER_STATE = 4  # the dense table may have at most this many slots per allowed state
 MEMORY = 2 * 2**30  # bytes of memory a solve may use unless told otherwise
 CHUNK = 12_000  # states per batch when computing write values
@@ -350,7 +350,7 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         checkpoint: tuple[Path, str] | None = None, warn: Callable[[str], None] | None = None,
         est: Estimate | None = None) -> tuple[np.ndarray, int, float]:
     """Solve every layer; (values, states, seconds). `checkpoint` = (final table path, cache key)."""
-    from .solve import _stderr
+    from .cache import warn_stderr as _stderr
     warn = warn or _stderr
     est = est or estimate(space, limits, on_disk=checkpoint is not None, probe=False)
     refuse_beyond(space, est, limits)

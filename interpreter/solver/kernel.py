@@ -320,7 +320,7 @@ def numba_cache_dir():
     written after each compile by `jit`); anything else empties the folder first, and numba compiles
     again."""
     from ..model import cachedir
-    from .solve import cache_dir
+    from .cache import cache_dir
     path = cachedir.checked_folder(cache_dir() / "numba")
     if path is None or cachedir.key() is None:
         return None

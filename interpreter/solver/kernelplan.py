@@ -24,7 +24,7 @@ class KernelPlan:
     """The kernel arrays of one space."""
 
     def __init__(self, space):
-        from .solve import Space
+        from .space import Space
         self.space = space
         # a part of the sheet (the strong bot's): its relaxed write rule (a roll the rule sends outside
         # the part may go into any open unit) is not laid out; batches where it matters report NO_BOX

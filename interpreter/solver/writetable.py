@@ -113,7 +113,7 @@ class WriteGather:
 
     def _walk_branches(self, b: str, atom) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For the rolls of box b that read the sheet: (rolls, points + bonus or -inf, points)."""
-        from .solve import _walk
+        from .abstraction import walk as _walk
         rolls, gains, points = [], [], []
         for r in self.branching[self.space.boxes.index(b)]:
             rolls.append(r)

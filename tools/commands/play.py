@@ -20,7 +20,7 @@ def default_players(model, lang: str = "en") -> str:
     """You against the optimal computer player (the greedy one where the model cannot be solved),
     named in the player's language."""
     from ...interpreter.solver.abstraction import NotSolvable
-    from ...interpreter.solver.solve import Space
+    from ...interpreter.solver.space import Space
     from ..i18n import translator
     _ = translator(lang).gettext
     try:

@@ -9,7 +9,9 @@ import time
 from ...interpreter.solver import induction
 from ...interpreter.model.errors import UsageError
 from ...interpreter.model.loader import is_bundled, load_model
-from ...interpreter.solver.solve import Space, cache_path, load_cached, load_or_solve
+from ...interpreter.solver.space import Space
+from ...interpreter.solver.cache import cache_path
+from ...interpreter.solver.solve import load_cached, load_or_solve
 from ...interpreter.solver.tablefile import BadTable
 from .options import add_option_argument, parse_options
 from ..i18n import error_text, number, options_text, pick_language, translator

@@ -15,7 +15,7 @@ def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
     bot, optimal = GreedyBot(), False
     if is_solved(state.model):
         try:
-            from ...interpreter.solver.solve import OptimalBot
+            from ...interpreter.players.optimal import OptimalBot
             bot, optimal = OptimalBot(state.model), True
         except (ImportError, RulebookError):
             pass

@@ -31,7 +31,7 @@ class Robots:
             table.stand_in = set(seats)
 
     async def _solved(self, table: Table, announce: bool = True) -> None:
-        from ...interpreter.solver.solve import OptimalBot
+        from ...interpreter.players.optimal import OptimalBot
         try:
             bot = await anyio.to_thread.run_sync(OptimalBot, table.model)
         except Exception:  # noqa: BLE001 - the greedy stand-in plays on

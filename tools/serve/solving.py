@@ -30,8 +30,8 @@ def _solve_in_child(name: str, options: dict[str, str]) -> bool:
 def is_solved(model: Model) -> bool:
     """The optimal player's table for this variant is on disk (so using it costs no solving)."""
     try:
-        from ...interpreter.solver import solve as solver
-        return solver.cache_path(model).exists()
+        from ...interpreter.solver.cache import cache_path
+        return cache_path(model).exists()
     except Exception:  # noqa: BLE001 - no solver, no optimal player
         return False
 

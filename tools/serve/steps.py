@@ -32,7 +32,8 @@ def _player(model: Model):
     """(bot, is it the optimal player?): optimal only if its table is cached, never by solving."""
     from ...interpreter.players.registry import GreedyBot
     try:
-        from ...interpreter.solver.solve import OptimalBot, cache_path
+        from ...interpreter.players.optimal import OptimalBot
+        from ...interpreter.solver.cache import cache_path
         if cache_path(model).exists():
             return OptimalBot(model), True
     except (RulebookError, OSError, ValueError):

@@ -11,7 +11,8 @@ def hint_bot(state: GameState) -> tuple[PlannerBot, bool]:
     """The optimal bot where the model can be solved, else the greedy one; (bot, is_optimal)."""
     from ...interpreter.model.errors import RulebookError
     try:
-        from ...interpreter.solver.solve import OptimalBot, Space
+        from ...interpreter.players.optimal import OptimalBot
+        from ...interpreter.solver.space import Space
         from ..progress import progress_bar
         Space(state.model)  # refuses an unsolvable model before any work
         with progress_bar("…") as update:

@@ -1,0 +1,184 @@
+"""Running the compiled phase tree: from one leaf step to the next, the end of a turn, rolls left and the round."""
+from __future__ import annotations
+
+from itertools import filterfalse
+
+from .acting import actors
+from ..model.frozen import Step
+from .program import Frame, Leaf, Loop, Start, Turns, WRITE, While
+
+class Flow:
+    """GameState's position in the program, and how it moves on."""
+
+    def _run(self, pc: int) -> None:
+        """Go on from instruction pc until a leaf step is due (or the game ends).
+
+        Entering a container starts its passes at 0 (and a turn, for each_player); at its end it
+        runs again while passes are left and some sheet has an open box. A repeat with a `while:`
+        condition ends when the condition is false at the start of a pass.
+        """
+        program = self._program
+        while True:
+            op = program[pc]
+            cls = type(op)
+            if cls is Loop:
+                counters = self._counters
+                slot = op.slot
+                n = counters[slot] + 1
+                if n < op.times and not self._full:  # another pass
+                    counters[slot] = n
+                    if op.leaf is not None:
+                        if op.turn_start:
+                            self.player = 0
+                            self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                        self._op = op.leaf
+                        return
+                    pc = op.body
+                else:
+                    counters[slot] = 0
+                    pc += 1
+            elif cls is Leaf:
+                self._op = op
+                if op.kind is WRITE and (op.step.optional or op.step.by != "active"):
+                    self._queue = list(actors(op.step.by, self.player, self._n_players))
+                    self._written = []
+                    if self._ask_next(op):
+                        return
+                    done = self._finish_shared(op)
+                    if done is None:
+                        return
+                    pc = done
+                    continue
+                if op.kind is WRITE:  # some box must be able to take the dice
+                    sheet = self.sheets[self.actor]
+                    self._options = None
+                    entry = op.plans.get(self.dice) if op.plans is not None else None
+                    if entry is not None and entry[0]:  # a static plan
+                        self._plan = plan = entry[1]
+                        if next(filterfalse(sheet.__contains__, plan), None) is None:
+                            self._no_box(op)
+                    elif not self._can_write(op):
+                        self._no_box(op)
+                return
+            elif cls is Turns:
+                counters = self._counters
+                slot = op.slot
+                n = counters[slot] + 1
+                if n < self._n_players and not self._full:  # the next player's turn
+                    counters[slot] = n
+                    self.player = n
+                    self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                    if op.leaf is not None:
+                        if op.turn_start:
+                            self.player = 0
+                        self._op = op.leaf
+                        return
+                    pc = op.body
+                else:
+                    counters[slot] = 0
+                    pc += 1
+            elif cls is Start:
+                self.player = 0
+                self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                if op.leaf is not None:
+                    self._op = op.leaf
+                    return
+                pc += 1
+            elif cls is While:
+                if op.condition(self._context()):
+                    pc += 1
+                else:  # no more passes
+                    self._counters[op.slot] = 0
+                    pc = op.exit
+            else:  # End
+                self._op = None
+                return
+
+    def _context(self):
+        """What a condition of the flow (`while:`) sees: the dice, the sheet, the roll number and the
+        announcement of this turn."""
+        from ..model.dsl.compiler import Context
+        scorer = self.scorer
+        sheet = self.sheets[self.player]
+        index = scorer._index.get(self.dice, 0)
+        announced = self.announced
+        target = self.model.targets.get(announced) if announced is not None else None
+        return Context(self.dice, index, scorer._counts[index] if self.dice else (), scorer.view(sheet),
+                       None, self.roll_number, announced=target.box if target else None,
+                       announced_column=(target.column or "") if target else "", counters=self.counters_of(self.player))
+
+    def _stop(self, op: Leaf) -> None:
+        """Stop rolling: leave the innermost repeat."""
+        pc, slots = op.stop
+        counters = self._counters
+        for slot in slots:
+            counters[slot] = 0
+        self._run(pc)
+
+    def _all_filled(self) -> bool:
+        """Every player's sheet is full: nothing more can be written."""
+        n = self._n_boxes
+        return all(len(s) == n for s in self.sheets)
+
+    @property
+    def stack(self) -> list[Frame]:
+        """The position as frames: each container from the root down, its child due and its pass."""
+        op = self._op
+        if op is None:
+            return []
+        slots, counters = self._t.slots, self._counters
+        return [Frame(c, i, counters[slots[c.id]]) for c, i in self._t.paths[op.pc]]
+
+    def rolls_left(self) -> int:
+        """How many more rolls the current player may make this turn (at most). A repeat with a
+        `while:` condition runs its passes while the condition holds, the roll number counted on
+        as the rolls before it are made (the dice, sheet and counters as they are now)."""
+        left = 0
+        stack = self.stack
+        top = len(stack) - 1
+        conditional = any(s.condition is not None for s in self.model.flow.walk())
+        ctx = self._context() if conditional else None
+        for depth in range(top, -1, -1):
+            frame = stack[depth]
+            rest = frame.step.steps[frame.index + (0 if depth == top else 1):]
+            left += sum(_rolls_in(s, ctx) for s in rest)
+            if frame.step.kind == "repeat":
+                for _ in range(frame.step.times - frame.iteration - 1):
+                    if ctx is not None and frame.step.condition is not None and not frame.step.condition(ctx):
+                        break
+                    left += sum(_rolls_in(s, ctx) for s in frame.step.steps)
+            if frame.step.kind == "each_player":
+                break
+        return left
+
+    def round(self) -> tuple[int, int]:
+        """(this round, how many rounds), from the innermost repeat around the players' turns.
+
+        (1, 1) when the game is over or the model has no such repeat.
+        """
+        rounds = (1, 1)
+        for frame in self.stack:
+            if frame.step.kind == "each_player":
+                break
+            if frame.step.kind == "repeat":
+                rounds = (frame.iteration + 1, frame.step.times)
+        return rounds
+
+
+def _rolls_in(step: Step, ctx=None) -> int:
+    """The rolls a step makes (at most). With a context, a repeat's `while:` condition is checked
+    before every pass, and `ctx.roll_number` counts on with the rolls made."""
+    if step.kind == "roll":
+        if ctx is not None:
+            ctx.roll_number += 1
+        return 1
+    if step.kind == "repeat":
+        if ctx is None:
+            return step.times * sum(_rolls_in(s) for s in step.steps)
+        n = 0
+        for _ in range(step.times):
+            if step.condition is not None and not step.condition(ctx):
+                break
+            n += sum(_rolls_in(s, ctx) for s in step.steps)
+        return n
+    return sum(_rolls_in(s, ctx) for s in step.steps)

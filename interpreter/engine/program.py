@@ -1,0 +1,317 @@
+"""The phase tree compiled once per model into a flat program, and what depends only on the model and the dice.
+
+`tables(model)` gives the compiled program (`Leaf`, `Start`, `Turns`, `Loop`, `While`, `End`), the legal keeps of
+every roll and the chance tables; `GameState` carries only its position, the dice and the sheets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any
+
+from .actions import Action, Keep, Roll, Stop, Write
+from ..model.dice import group_outcomes, group_total, outcomes, sub_multisets
+from ..model.errors import ModelError
+from ..model.frozen import Model, Step
+from ..model.scoring import Scorer
+
+CHANCE = -1
+TERMINAL = -2
+_CONTAINERS = ("repeat", "each_player")
+ROLL, KEEP, WRITE, ANNOUNCE = range(4)  # the kinds of leaf step
+_KINDS = {"roll": ROLL, "keep": KEEP, "write": WRITE, "announce": ANNOUNCE}
+
+
+# The instructions of a compiled phase tree (see `_Tables._compile_flow`). The engine dispatches on
+# their class; their fields are read on every move, so they are slotted.
+@dataclass(frozen=True, slots=True, eq=False)
+class Leaf:
+    """A roll, keep, write or announce step: where a state waits for an action."""
+
+    step: Step
+    kind: int  # ROLL, KEEP, WRITE or ANNOUNCE
+    pc: int  # where it is in the program
+    after: int  # the instruction after it
+    stop: tuple[int, tuple[int, ...]]  # (where stopping here goes on, the counters stopping resets)
+    all_dice: bool  # a roll of all dice (not only the unkept ones)
+    can_stop: bool  # a keep that may stop rolling
+    next_leaf: "Leaf | None"  # the roll or keep leaf right after it, if the next instruction is one
+    roll_all: tuple | None  # for a roll of all dice: (valid faces, draw table)
+    plans: dict | None  # a write's plans by dice (Scorer.plans_for), where they do not depend on the roll number
+    ends_repeat: bool  # followed by the end of a repeat whose body begins with a roll or keep
+    ruled: bool  # a keep whose dice are limited by a rule (`allowed:`) or stay aside (`locked`)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Start:
+    """An each_player begins: the first player's turn."""
+
+    leaf: Leaf | None  # the leaf right after it (saving a pass through `_run`), if there is one
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Turns:
+    """The end of an each_player: the next player's turn."""
+
+    slot: int  # its pass counter
+    body: int  # the first instruction of its body
+    leaf: Leaf | None  # the leaf a new pass lands on, if it lands on one
+    turn_start: bool  # a new pass begins a turn (via a Start)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Loop:
+    """The end of a repeat: another pass, if one is left."""
+
+    slot: int
+    times: int
+    body: int
+    leaf: Leaf | None
+    turn_start: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class While:
+    """The beginning of a repeat with a `while:` condition: its passes end when it is false."""
+
+    condition: Any  # Compiled (reads the dice, the sheet, the roll number, the announcement)
+    slot: int  # the repeat's pass counter (reset when it ends)
+    exit: int  # the instruction after the repeat
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class End:
+    """The end of the game."""
+
+
+class Frame:
+    """A container step being run: which child is next, and which pass through it this is."""
+
+    __slots__ = ("step", "index", "iteration")
+
+    def __init__(self, step: Step, index: int = 0, iteration: int = 0):
+        self.step, self.index, self.iteration = step, index, iteration
+
+    def __repr__(self) -> str:
+        return f"Frame({self.step.id!r}, {self.index}, {self.iteration})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Frame) and (self.step.id, self.index, self.iteration) == (
+            other.step.id, other.index, other.iteration)
+
+
+class _Tables:
+    """Per-model lookups shared by every state of the model."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.scorer = Scorer.for_model(model)
+        self.writes = {t: Write(t) for t in model.targets}
+        self._keeps: dict[tuple[int, ...], tuple] = {}
+        self._chance: dict[int, tuple] = {}
+        self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
+        self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
+        self.counter = {c.id: c for c in model.counters}  # the model's counters by id
+        # an announce step: writes follow the announcement, so they are never planned ahead
+        self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
+            c.order == "announced" for c in model.columns)
+        # the sorted faces a roll of m dice may show, for m = 0 … n
+        self.valid = [self.chance(m)[3] for m in range(model.n_dice + 1)]
+        # drawing a roll with k dice kept: (cumulative weights, outcomes, total weight), for k = 0 … n
+        self.draw = [self.chance(model.n_dice - k)[1:3] + (self.chance(model.n_dice - k)[4],)
+                     for k in range(model.n_dice + 1)]
+        self._compile_flow(model.flow)
+
+    def _compile_flow(self, root: Step) -> None:
+        """The phase tree as a flat program of instructions (`Leaf`, `Start`, `Turns`, `Loop`,
+        `While`, `End`), one pass counter per container.
+
+        An each_player is a `Start`, its body and a `Turns`; a repeat is its body (after a `While`
+        if it has a condition) and a `Loop`. A container's counter is 0 outside it: loops reset theirs
+        when they end, and stopping resets those it leaves. Stopping at a keep leaves the innermost
+        repeat around it (or ends the game if there is none). `leaf` and `next_leaf` are the roll or
+        keep `Leaf` a jump lands on, if it lands on one (saving a step; for a jump onto a `Start`, the
+        leaf after it, the `Start` done on the way). A position is a `Leaf` plus the counters;
+        `paths[pc]` gives it as the (container, child index) frames from the root down to the leaf at pc.
+        """
+        program: list[list] = []  # [class, fields…] until every instruction is known
+        self.slots: dict[str, int] = {}
+        self.leaf_pc: dict[str, int] = {}
+        self.paths: dict[int, tuple[tuple[Step, int], ...]] = {}
+        loop_end: dict[str, int] = {}
+        whiles: list[tuple[int, Step]] = []
+
+        def emit(container: Step, path: tuple) -> None:
+            slot = self.slots[container.id] = len(self.slots)
+            each = container.kind == "each_player"
+            if each:
+                program.append([Start])
+            body = len(program)
+            if container.kind == "repeat" and container.condition is not None:
+                whiles.append((body, container))
+                program.append([While])
+            for i, child in enumerate(container.steps):
+                here = path + ((container, i),)
+                if child.kind in _CONTAINERS:
+                    emit(child, here)
+                else:
+                    pc = self.leaf_pc[child.id] = len(program)
+                    self.paths[pc] = here
+                    ruled = child.kind == "keep" and (child.allowed is not None or child.locked)
+                    program.append([Leaf, child, _KINDS[child.kind], pc, pc + 1, None, child.dice == "all",
+                                    bool(child.can_stop), ruled])
+            loop_end[container.id] = len(program)
+            program.append([Turns, slot, body] if each else [Loop, slot, container.times, body])
+
+        if root.steps:
+            emit(root, ())
+        self.end = len(program)
+        program.append([End])
+        # a turn whose writes vary (a while:, a stop inside a repeat of writes): once the player's
+        # sheet is full, the turn ends at its next write (the end of the each_player, its repeats reset)
+        each = next((s for s in root.walk() if s.kind == "each_player"), None)
+        from .soundness import writes_per_player
+        self.turn_end = (loop_end[each.id], tuple(self.slots[s.id] for s in each.walk() if s is not each and
+                                                  s.kind in _CONTAINERS)) \
+            if each is not None and each.id in loop_end and writes_per_player(self.model) is None else None
+        for pc, path in self.paths.items():
+            inner = max((d for d, (c, _) in enumerate(path) if c.kind == "repeat"), default=None)
+            if inner is None:
+                program[pc][5] = (self.end, ())
+            else:
+                program[pc][5] = (loop_end[path[inner][0].id] + 1, tuple(self.slots[c.id] for c, _ in path[inner:]))
+        final: list = [None] * len(program)
+        # repeats whose body begins with a roll or keep: another pass needs no trip through _run
+        repeat_ends = {pc for pc, op in enumerate(program) if op[0] is Loop
+                       and program[op[3]][0] is Leaf and program[op[3]][2] in (ROLL, KEEP)}
+
+        def leaf_at(pc: int):
+            return final[pc] if program[pc][0] is Leaf and program[pc][2] in (ROLL, KEEP) else None
+
+        n = self.model.n_dice
+        for pc in range(len(program) - 1, -1, -1):
+            op = program[pc]
+            if op[0] is Leaf:
+                _, step, kind, _, after, stop, all_dice, can_stop, ruled = op
+                roll_all = (self.valid[n], self.draw[0]) if all_dice and kind == ROLL else None
+                plans = None  # a write's plans, where the roll number does not matter
+                if kind == WRITE and not self.scorer._turn_matters and self.scorer.simple and not self.announces:
+                    plans = self.scorer.plans_for(step)
+                final[pc] = Leaf(step, kind, pc, after, stop, all_dice, can_stop, leaf_at(pc + 1), roll_all, plans,
+                                 pc + 1 in repeat_ends, ruled)
+        for pc, op in enumerate(program):
+            cls = op[0]
+            if cls is Start:
+                final[pc] = Start(leaf_at(pc + 1))
+            elif cls in (Loop, Turns):
+                body = op[-1]
+                if program[body][0] is Start and leaf_at(body + 1) is not None:  # a pass begins a turn
+                    final[pc] = cls(*op[1:], leaf_at(body + 1), True)
+                else:
+                    final[pc] = cls(*op[1:], leaf_at(body), False)
+            elif cls is End:
+                final[pc] = End()
+        for pc, repeat in whiles:
+            final[pc] = While(repeat.condition, self.slots[repeat.id], loop_end[repeat.id] + 1)
+        self.program: list = final
+
+    def precompute(self) -> "_Tables":
+        """Fill every table now instead of on first use: the keeps of every roll, every roll beside
+        every keep, and (where they do not depend on the roll number) the write plans."""
+        from ..model.dice import keeps as all_keeps, multisets
+        n, faces = self.model.n_dice, self.model.faces
+        for dice in multisets(n, faces):
+            self.keeps(dice)
+        for kept in all_keeps(n, faces):
+            if len(kept) < n:
+                for rolled in self.valid[n - len(kept)]:
+                    self.merged(kept, rolled)
+        if not self.scorer._turn_matters and self.scorer.simple and not self.announces:
+            for op in self.program:
+                if type(op) is Leaf and op.kind == WRITE:
+                    for dice in multisets(n, faces):
+                        self.scorer.write_plan(dice, {}, 1, op.step)
+        return self
+
+    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
+        """(legal actions when the step may stop, when it may not, the keepable sub-multisets)."""
+        entry = self._keeps.get(dice)
+        if entry is None:
+            subs = sorted(sub_multisets(dice), key=lambda k: (len(k), k))
+            keeps = [Keep(k) for k in subs]
+            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
+            self._keeps[dice] = entry
+        return entry
+
+    def ruled_keeps(self, step: Step, dice: tuple[int, ...], held: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
+        """`keeps` at a keep step with a rule: only keeps that hold the dice set aside earlier in the
+        turn (`held`, when they stay aside) and that its `allowed:` rule accepts. Stopping stays
+        possible where the step may stop: the rule says which dice may be set aside, not whether
+        the player may write the dice as they are."""
+        key = (step.id, dice, held)
+        entry = self._ruled.get(key)
+        if entry is None:
+            from ..model.dsl.compiler import Context
+            index = self.scorer._index[dice]
+            counts = self.scorer._counts[index]
+            rule = step.allowed
+            held_set = multiset_of(held)
+            legal = []
+            for k in self.keeps(dice)[2]:
+                if held and not contains(multiset_of(k), held_set):
+                    continue
+                if rule is not None and not rule(Context(dice, index, counts, kept=k, held=held)):
+                    continue
+                legal.append(k)
+            if not legal and not step.can_stop:
+                raise ModelError("the keep rule of step '{step}' lets the player keep no dice of the roll {dice}",
+                                 rule.text.pos if rule is not None else step.pos,
+                                 "allow at least one keep (keeping none, say) for every roll",
+                                 step=step.id, dice=" ".join(map(str, dice)))
+            subs = sorted(legal, key=lambda k: (len(k), k))
+            keeps = [Keep(k) for k in subs]
+            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
+            if len(self._ruled) < 200_000:  # bounded: (step, roll, held) triples of a model
+                self._ruled[key] = entry
+        return entry
+
+    def merged(self, kept: tuple[int, ...], faces: tuple[int, ...]) -> tuple[int, ...]:
+        """The dice after rolling `faces` (valid, sorted) beside `kept`, remembered in `merge`."""
+        dice = tuple(sorted(kept + faces))
+        self.merge.setdefault(kept, {})[faces] = dice
+        return dice
+
+    def chance(self, m: int) -> tuple[list[tuple[Roll, float]], list[int], list[Roll], frozenset, int]:
+        """For rolling m dice: (outcomes with probabilities, cumulative weights, rolls, faces set, total)."""
+        entry = self._chance.get(m)
+        if entry is None:
+            faces = self.model.faces
+            if self.model.grouped and m == self.model.n_dice:  # dice that differ: every group rolled
+                total, outs = group_total(self.model.groups), group_outcomes(self.model.groups)
+            else:
+                total, outs = faces ** m, outcomes(m, faces)
+            rolls = [Roll(f) for f, _ in outs]
+            # cumulative weights as floats (whole numbers, exact below 2**53): bisected at a float, compared fast
+            entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], [float(c) for c in accumulate(w for _, w in outs)],
+                     rolls, frozenset(f for f, _ in outs), total)
+            self._chance[m] = entry
+        return entry
+
+
+def tables(model: Model) -> _Tables:
+    t = model.__dict__.get("_engine_tables")  # a cache beside the frozen fields, not part of the model
+    if t is None:
+        t = model.__dict__["_engine_tables"] = _Tables(model)
+    return t
+
+
+def multiset_of(dice: tuple[int, ...]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for d in dice:
+        out[d] = out.get(d, 0) + 1
+    return out
+
+
+def contains(big: dict[int, int], small: dict[int, int]) -> bool:
+    """Whether one multiset (face → count) holds another."""
+    return all(big.get(face, 0) >= n for face, n in small.items())

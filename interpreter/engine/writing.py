@@ -1,0 +1,242 @@
+"""Writing into the sheet and announcing: legal targets, a write with its bonuses and effects, who writes next on a shared roll, scratching."""
+from __future__ import annotations
+
+from itertools import filterfalse
+
+from .actions import Action, Announce, Write
+from ..model.errors import IllegalActionError, ModelError, did_you_mean
+from ..model.frozen import Step
+from ..model.scoring import Choice, Option
+from .program import Leaf, WRITE
+
+class Writing:
+    """GameState's writes and announcements."""
+
+    def write_choices(self) -> list[Choice]:
+        """The boxes the current dice may be written into, with their points and bonus."""
+        op = self._op
+        if op is None or op.kind is not WRITE:
+            return []
+        return [c for c, _ in self._write_options().values()]
+
+    def _apply_write(self, op: Leaf, action: Action) -> None:
+        try:
+            box = action.box
+        except AttributeError:
+            box = None
+        player = self.actor
+        sheet = self.sheets[player]
+        plan = self._plan
+        if plan is not None:
+            option = plan.get(box)
+            if box in sheet:
+                option = None
+        else:
+            option = self._write_options().get(box)
+        if option is None:
+            box = self._check_write(op.step, action)
+            option = self._write_options()[box]
+        choice, parts = option
+        if parts:
+            awards = self.awards[player]
+            for bonus_id, points in parts:
+                awards[bonus_id] = awards.get(bonus_id, 0) + points
+        cell = box if self._simple else self.scorer.next_cell(box, sheet)
+        sheet[cell] = choice.points
+        self.last_cell = cell
+        if len(sheet) == self._n_boxes:
+            self._full = self._all_filled()
+        if op.step.optional or op.step.by != "active":  # effects and the end check after the last player
+            self._written.append((player, box))
+            self._next_actor(op)
+            return
+        if op.step.effects:
+            self._apply_effects(op.step, box)
+        end_if = self.model.end_if
+        if end_if is not None and end_if(self.scorer.context(self.dice, sheet, box, self.roll_number,
+                                                             self.counters_of(player))):
+            self.ended_by = player
+            self._run(self._t.end)
+        else:
+            self._run(op.after)
+
+    def _apply_effects(self, step: Step, box: str, writer: int | None = None) -> None:
+        """A write's effects, in order: counters of the writer, of every other player or of all
+        (a game counter has one value), each kept within its bounds."""
+        me, n = self.player if writer is None else writer, len(self.players)
+        sheet = self.sheets[me]
+        for effect in step.effects:
+            counter = self._t.counter[effect.counter]
+            if counter.per == "game":
+                whose = (None,)
+            else:
+                whose = {"me": (me,), "others": tuple(p for p in range(n) if p != me),
+                         "all": tuple(range(n))}[effect.players]
+            for p in whose:
+                ctx = self.scorer.context(self.dice, sheet, box, self.roll_number)
+                ctx.counters = self.counters_of(me if p is None else p)
+                ctx.my_turn = me == self.player
+                if effect.when is not None and not effect.when(ctx):
+                    continue
+                store = self.game_counters if p is None else self.counter_values[p]
+                amount = effect.amount(ctx)
+                store[counter.id] = counter.bounded(amount if effect.op == "set" else store[counter.id] + amount)
+
+    def _may_pass(self, op: Leaf) -> bool:
+        """Whether the player asked may write nothing at this optional write step."""
+        rule = op.step.may_pass
+        if rule is None:
+            return True
+        ctx = self.scorer.context(self.dice, self.sheets[self.actor], None, self.roll_number)
+        ctx.counters = self.counters_of(self.actor)
+        ctx.my_turn = self.acting is None or self.acting == self.player
+        return bool(rule(ctx))
+
+    def _ask_next(self, op: Leaf) -> bool:
+        """Ask the next player of the step who has a choice to make; False when none is left. A
+        player whom no box may take the dice passes at an optional step without being asked."""
+        by = op.step.by
+        while self._queue:
+            p = self._queue.pop(0)
+            self.acting = None if by == "active" else p
+            self._options = None
+            self._plan = None
+            if self._write_options():
+                return True
+            if op.step.optional and self._may_pass(op):
+                continue  # nothing to write: a pass, with no choice to make
+            self._no_box(op)  # scratch, or the model's error
+            return True
+        self.acting = None
+        return False
+
+    def _next_actor(self, op: Leaf) -> None:
+        """After a write or a pass at such a step: the next player, or the step is done."""
+        if self._ask_next(op):
+            return
+        done = self._finish_shared(op)
+        if done is not None:
+            self._run(done)
+
+    def _finish_shared(self, op: Leaf) -> int | None:
+        """Every player of the step has acted: their writes' effects, then the end check (the first
+        writer, in the step's order, whose sheet meets `end_if` ended the game). The instruction to
+        go on from (None: the game is over and the state is placed already)."""
+        written, self._written = self._written, []
+        step = op.step
+        if step.effects:
+            for p, box in written:
+                self._apply_effects(step, box, p)
+        end_if = self.model.end_if
+        if end_if is not None:
+            for p, box in written:
+                if end_if(self.scorer.context(self.dice, self.sheets[p], box, self.roll_number, self.counters_of(p))):
+                    self.ended_by = p
+                    self._run(self._t.end)
+                    return None
+        return op.after
+
+    def _check_write(self, step: Step, action: Action) -> str:
+        """The box of a write given as a Write subclass; or why the write is not allowed."""
+        if not isinstance(action, Write):
+            raise IllegalActionError("write the dice into a box, not '{action}'", action=action)
+        box = action.box
+        if box in self._write_options():
+            return box
+        if box not in self.model.targets:
+            raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(box, self.model.targets), box=box)
+        if not self.scorer.is_open(box, self.sheets[self.actor]):
+            raise IllegalActionError("the box '{box}' is already filled", box=box)
+        if self.announced is not None and box != self.announced:
+            raise IllegalActionError("you announced '{announced}' this turn: the dice go there", announced=self.announced)
+        if self.scorer.needs_announcement(box) and self.announced is None:
+            raise IllegalActionError("the box '{box}' can only be written after announcing it", box=box)
+        if step.rule:
+            raise IllegalActionError("the rules do not let these dice go into '{box}' now ({rule})", box=box, rule=step.rule)
+        raise IllegalActionError("the rules do not let these dice go into '{box}' now", box=box)
+
+    def _write_options(self) -> dict[str, Option]:
+        options = self._options
+        if options is None:
+            options = self._options = self.scorer.write_map(self.dice, self.sheets[self.actor],
+                                                            self.roll_number, self._op.step, self.announced,
+                                                            self.counters_of(self.actor))
+        return options
+
+    def _no_box(self, op: Leaf) -> None:
+        """No box may take the dice: the step's `otherwise` says what happens (scratch: write 0 into
+        any open box), or the model is unsound here and this is an error with the rule's position
+        (`rulebook check` refuses such models; the engine never skips a write silently)."""
+        step = op.step
+        sheet = self.sheets[self.actor]
+        scorer = self.scorer
+        turn_end = self._t.turn_end
+        if turn_end is not None and len(sheet) == len(self.model.cells) and step.by == "active" and not step.optional:
+            pc, slots = turn_end  # a variable turn of a player whose sheet is full: it is over
+            for slot in slots:
+                self._counters[slot] = 0
+            self._run(pc)
+            return
+        if step.otherwise == "scratch":
+            self._plan = None
+            self._options = {t: (Choice(t, 0, 0), ()) for t in self.model.targets
+                             if scorer.is_open(t, sheet) and (scorer.simple or scorer.order_allows(t, sheet, self.announced))
+                             and self.announced in (None, t)}
+            if self._options:
+                return
+        where = step.allowed.text.pos if step.allowed is not None else step.pos
+        dice = " ".join(map(str, self.dice))
+        if len(sheet) == len(self.model.cells):
+            raise ModelError("step '{step}' asks {player} to write, but their sheet is full", step.pos,
+                             step=step.id, player=self.players[self.actor])
+        raise ModelError("no box may take the roll {dice} at step '{step}'", where,
+                         "allow a box for every roll, or say what happens then with 'otherwise: scratch'",
+                         dice=dice, step=step.id)
+
+    def _can_write(self, op: Leaf) -> bool:
+        """On arriving at a write step: whether any box may take the dice (else the step is skipped)."""
+        self._options = None
+        sheet = self.sheets[self.actor]
+        if not self._simple or self._t.announces:
+            self._plan = None
+            return bool(self._write_options())
+        plans = op.plans or self.scorer.plans_for(op.step, self.roll_number)
+        static, plan = plans.get(self.dice) or self.scorer.write_plan(self.dice, sheet, self.roll_number, op.step)
+        if static:
+            self._plan = plan
+            return next(filterfalse(sheet.__contains__, plan), None) is not None
+        self._plan = None
+        return bool(self._write_options())
+
+    def _announceable(self) -> list[str]:
+        """The open targets the player may announce: those of the columns filled by announcement, or
+        (on a sheet without such columns) every open target."""
+        scorer, sheet = self.scorer, self.sheets[self.player]
+        announced_only = [t for t in self.model.targets if scorer.needs_announcement(t)]
+        return [t for t in (announced_only or self.model.targets) if scorer.is_open(t, sheet)
+                and (scorer.simple or scorer.order_allows(t, sheet, t))]
+
+    def _announce_options(self) -> list[Action]:
+        """Announce an open target; or announce nothing, where the step is optional and some open
+        target can be written without an announcement (or nothing can be announced)."""
+        targets = self._announceable()
+        options: list[Action] = [Announce(t) for t in targets]
+        scorer, sheet = self.scorer, self.sheets[self.player]
+        writable_without = any(scorer.is_open(t, sheet) and not scorer.needs_announcement(t) for t in self.model.targets)
+        if not targets or (self._op.step.optional and writable_without):
+            options.insert(0, Announce(None))
+        return options
+
+    def _apply_announce(self, op: Leaf, action: Action) -> None:
+        legal = self._announce_options()
+        if action not in legal:
+            if not isinstance(action, Announce):
+                raise IllegalActionError("announce a box (or none), not '{action}'", action=action)
+            if action.box is None:
+                raise IllegalActionError("you must announce a box now")
+            if action.box not in self.model.targets:
+                raise IllegalActionError("there is no box '{box}'", hint=did_you_mean(action.box, self.model.targets),
+                                         box=action.box)
+            raise IllegalActionError("the box '{box}' cannot be announced now", box=action.box)
+        self.announced = action.box
+        self._run(op.after)
