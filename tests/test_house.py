@@ -3,6 +3,7 @@ room, and no source file too long to read. The imports are read with `ast`, not 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,21 @@ def test_every_room_says_what_it_is_for():
         if path.name == "__init__.py" and name.count(".") >= 1:
             doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
             assert doc and len(doc) > 40, f"{path.relative_to(ROOT)} needs a docstring saying what the room is for"
+
+
+def test_the_architecture_page_lists_every_module_and_only_those():
+    """docs/architecture.md's room map has one row per module file, and names no file that is not there."""
+    import re
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `((?:interpreter|tools)/[\w/]+\.py)` \|", text, re.M)
+    files = sorted(str(p.relative_to(ROOT)) for p in MODULES.values() if p.name != "__init__.py")
+    assert sorted(rows) == files
+    assert len(rows) == len(set(rows))
+
+
+def test_the_docs_send_no_reader_outside_the_repository():
+    for page in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]:
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"(?<![\w.])/(work|home|root|tmp)/", text), page.name
+        for path in re.findall(r"`((?:interpreter|tools|tests|benchmarks|rules|schema|docs)/[\w/.-]+\.(?:py|md|yaml|lark|json))`", text):
+            assert (ROOT / path).exists(), f"{page.name} names {path}, which does not exist"
