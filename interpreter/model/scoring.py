@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .dice import canonical, group_index, group_rolls
-from .dsl.compiler import CellView, Context, SheetView
+from .dsl.compiler import Context
+from .dsl.sheetview import CellView, SheetView
 from .errors import UsageError
 from .frozen import Model, Step
 

@@ -315,18 +315,17 @@ def cache_file(model: Model, games: int, seed: int) -> Path:
 
 def compare(variants: list[tuple[Variant, Model]], games: int, seed: int,
             progress: Callable[[Variant], Progress] | None = None, use_cache: bool = True,
-            scheduler: str | None = None) -> list[Measures]:
-    """The measures of every variant, in order. scheduler: the address of a Dask scheduler: the
-    variants not in the cache are measured as its tasks (`adapters/cluster.py`), the same numbers as here."""
+            remote: Callable[[list[tuple[str, Model]]], list[Measures]] | None = None) -> list[Measures]:
+    """The measures of every variant, in order. remote: measures the (label, model) pairs not in the cache
+    elsewhere (`adapters/cluster.measure_variants` as tasks of a Dask scheduler), the same numbers as here."""
     if games < 1:
         raise UsageError("--games must be at least 1")
-    if not scheduler:
+    if remote is None:
         return [measure(model, v.label, games, seed, progress(v) if progress else None, use_cache)
                 for v, model in variants]
-    from ..adapters import cluster
     out: list[Measures | None] = [_cached(m, v.label, games, seed) if use_cache else None for v, m in variants]
     missing = [i for i, m in enumerate(out) if m is None]
-    measured = cluster.measure_variants([(variants[i][0].label, variants[i][1]) for i in missing], games, seed, scheduler)
+    measured = remote([(variants[i][0].label, variants[i][1]) for i in missing])
     for i, m in zip(missing, measured):
         out[i] = m
         if use_cache:

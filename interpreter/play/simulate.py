@@ -67,20 +67,14 @@ ENGINES = ("auto", "bulk", "game")
 
 
 def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int = 1,
-              progress: Callable[[int, int], None] | None = None, engine: str = "auto",
-              scheduler: str | None = None) -> list[Result]:
-    """The games' results; they do not depend on the number of jobs, nor on where they are played.
-
-    scheduler: the address of a Dask scheduler: the blocks of games run as its tasks
-    (`adapters/cluster.py`), the same games as here.
+              progress: Callable[[int, int], None] | None = None, engine: str = "auto") -> list[Result]:
+    """The games' results; they do not depend on the number of jobs, nor on where they are played
+    (`adapters/cluster.py` plays the same blocks of games as tasks of a Dask scheduler).
 
     engine: "game" plays each game through the per-game engine (game i from seed + i); "bulk" all
     at once (`bulk.py`; UsageError if the seats or the model do not allow it); "auto" bulk where
     it can, else game by game.
     """
-    if scheduler:
-        from ..adapters import cluster
-        return cluster.run_games(model, seats, games, seed, scheduler, progress, engine)
     if engine != "game":
         from . import bulk
         kinds = [s.kind for s in seats]

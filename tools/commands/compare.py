@@ -56,7 +56,9 @@ def run(args) -> int:
         output_file(args.plot, "--plot", [Path(m.path) for _v, m in chosen], args.force)
     results = []
     if args.scheduler:  # every variant a task of the cluster (no progress bars: the workers play)
-        results = compare(chosen, args.games, args.seed, None, not args.no_cache, args.scheduler)
+        from ...interpreter.adapters import cluster
+        results = compare(chosen, args.games, args.seed, None, not args.no_cache,
+                          lambda pairs: cluster.measure_variants(pairs, args.games, args.seed, args.scheduler))
     for variant, model in chosen if not args.scheduler else ():
         stages = _Stages(variant.label, lang)
         try:

@@ -73,7 +73,11 @@ def run(args) -> int:
         with progress_bar(_("solving")) as update:
             solved(model, update)
     with progress_bar(translator(lang).ngettext("{n} game", "{n} games", args.games).format(n=number(args.games, lang))) as update:
-        results = run_games(model, seats, args.games, args.seed, args.jobs, update, args.engine, args.scheduler)
+        if args.scheduler:  # the same blocks of games as tasks of a Dask scheduler
+            from ...interpreter.adapters import cluster
+            results = cluster.run_games(model, seats, args.games, args.seed, args.scheduler, update, args.engine)
+        else:
+            results = run_games(model, seats, args.games, args.seed, args.jobs, update, args.engine)
     summary = summarize(model, seats, results)
     if args.plot:
         from ..documents.histogram import histogram_svg
