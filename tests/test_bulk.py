@@ -13,7 +13,7 @@ import statistics
 import numpy as np
 import pytest
 
-from rulebook.interpreter.play import bulk
+from rulebook.interpreter.play import bulk, plans as plans_module
 from rulebook.interpreter import load_model
 from rulebook.interpreter.engine.actions import Stop, Write
 from rulebook.interpreter.players.registry import make_bot
@@ -108,7 +108,7 @@ def test_bulk_results_are_reproducible_and_do_not_depend_on_jobs(monkeypatch):
 def test_the_plan_cache_keeps_to_its_memory_bound():
     model = load_model("yacht")
     plans = bulk.Plans(bulk.plans_for(model, "greedy").space, np.zeros(1 << 22), max_bytes=1)
-    assert plans.capacity == bulk.PLAN_CHUNK
+    assert plans.capacity == plans_module.PLAN_CHUNK
     games = bulk.play_seat(plans, bulk.Dice(plans.space.tt), 600, np.random.default_rng(1))
     assert len(plans.index) <= plans.capacity and len(plans.box) <= plans.capacity
     assert games.points.shape == (600, len(model.boxes)) and (games.points >= 0).all()

@@ -30,7 +30,7 @@ class Columns(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        from .simulate import Result
+        from .results import Result
         if i < 0:
             i += len(self)
         if not 0 <= i < len(self):

@@ -4,9 +4,9 @@ rolls left, roll), for every state the solve reached, as bytes (bulk play and si
 Built once from the table (every reached state planned by the compiled planner, turnplan.py, in
 batches), stored as `.npy` files beside it (`<table>-policy-*.npy`, a `.json` header last, with the
 table's digest), memory-mapped when read. A keep is stored as its position among the roll's
-candidate keeps (`bulk.Plans.candidates`, at most 255 of them), a box as its position on the sheet.
+candidate keeps (`plans.Plans.candidates`, at most 255 of them), a box as its position on the sheet.
 Used only where the tables fit in `MAX_BYTES` and the compiled planner is there; otherwise bulk play
-plans turn-start states as it meets them (`bulk.Plans`), as before.
+plans turn-start states as it meets them (`plans.Plans`), as before.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def load(table_path: Path, digest: str):
 
 
 def build(plans, table_path: Path | None, digest: str, progress=None):
-    """Plan every reached state of `plans` (a `bulk.Plans` over a solved table) into policy tables;
+    """Plan every reached state of `plans` (a `plans.Plans` over a solved table) into policy tables;
     stored beside the table when `table_path` is given. None if they would not fit."""
     space, V = plans.space, plans.V
     full = space.codes - 1 if space.binary else None
@@ -81,7 +81,7 @@ def build(plans, table_path: Path | None, digest: str, progress=None):
         box[lo:lo + S] = b
         keepv[:S, :, -1] = -np.inf
         part = np.empty((S, L, R), dtype=np.uint8)
-        from .lockstep import best_keeps  # the first best candidate (larger keeps first), as bulk.Plans.keeps
+        from .lockstep import best_keeps  # the first best candidate (larger keeps first), as plans.Plans.keeps
         best_keeps(keepv[:S], cand, part)
         keep[lo:lo + S] = part
         if progress:
