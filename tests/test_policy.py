@@ -10,7 +10,7 @@ import pytest
 
 from rulebook.interpreter.play import bulk
 from rulebook.interpreter import load_model
-from rulebook.interpreter.solver import policy
+from rulebook.interpreter.solver import policy, solve
 from rulebook.interpreter.model.scoring import Scorer
 from rulebook.interpreter.solver.cache import cache_path
 
@@ -18,6 +18,7 @@ from rulebook.interpreter.solver.cache import cache_path
 @pytest.fixture(autouse=True)
 def solver_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    solve._SPACES.clear()  # a table solved by an earlier test lives in memory, not in this cache folder
     bulk._PLANS.clear()
     bulk._POLICY_TRIED.clear()
     yield
