@@ -65,6 +65,6 @@ def test_columns_totals_are_the_scorers():
             assert {b.id: t[b.id] for b in model.bonuses} == r.bonuses[p]
         assert r.ranks == [1 + sum(o > t for o in r.totals) for t in r.totals]
     assert res.totals.shape == (500, 2) and 200 < res.totals[:, 0].mean() < 300
-    from rulebook.interpreter.columns import seat_totals
+    from rulebook.interpreter.play.columns import seat_totals
     seat = bulk.play_block(model, ["optimal"], 500, 2, 0)[0]
     assert seat_totals(model, scorer, bulk._space_of(model), seat)[2]  # once per final state, no game-by-game fallback

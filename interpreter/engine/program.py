@@ -170,7 +170,7 @@ class _Tables:
         # a turn whose writes vary (a while:, a stop inside a repeat of writes): once the player's
         # sheet is full, the turn ends at its next write (the end of the each_player, its repeats reset)
         each = next((s for s in root.walk() if s.kind == "each_player"), None)
-        from .soundness import writes_per_player
+        from ..model.soundness import writes_per_player
         self.turn_end = (loop_end[each.id], tuple(self.slots[s.id] for s in each.walk() if s is not each and
                                                   s.kind in _CONTAINERS)) \
             if each is not None and each.id in loop_end and writes_per_player(self.model) is None else None
