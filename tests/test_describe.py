@@ -7,7 +7,8 @@ import pytest
 
 from rulebook.interpreter import load_model
 from rulebook.interpreter.model.errors import UsageError
-from rulebook.interpreter.model.loader import bundled_models, schema
+from rulebook.interpreter.model.loader import bundled_models
+from rulebook.interpreter.model.schemacheck import schema
 from rulebook.interpreter.model.frozen import LANGUAGES
 from rulebook.tools.documents.describe import (ROLE_STYLES, STEP_KINDS, bound_text, choice_text, edge_text, end_text,
                                      kind_of, number_words, phrase, step_label, step_sentence, times_words,

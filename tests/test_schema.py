@@ -4,7 +4,8 @@ from pathlib import Path
 
 import jsonschema
 
-from rulebook.interpreter.model.loader import SCHEMA_PATH, bundled_models
+from rulebook.interpreter.model.loader import bundled_models
+from rulebook.interpreter.model.schemacheck import SCHEMA_PATH
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text())
 

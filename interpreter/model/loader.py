@@ -19,7 +19,7 @@ from .dice import canonical
 from .frozen import LANGUAGES, Bonus, Box, Column, Counter, DiceGroup, Effect, Model, Option, Ranking, Section, Step, Target
 from .yamlsource import Node, Text, load_yaml
 from .optionvalues import parse_option_value
-from .schemacheck import valid_marker as _valid_marker, schema_errors as _schema_errors  # noqa: F401 (re-exported)
+from .schemacheck import valid_marker as _valid_marker, schema_errors as _schema_errors
 from .flowbuild import ALL_DEPS, FlowBuilder
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ...interpreter.model.errors import ModelError, RulebookError, UsageError
 from ...interpreter.model.limits import read_untrusted
-from ...interpreter.model.loader import SCHEMA_PATH, load_source, resolve
+from ...interpreter.model.loader import load_source, resolve
+from ...interpreter.model.schemacheck import SCHEMA_PATH
 from .outputs import write_output
 
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
