@@ -153,7 +153,10 @@ class PlannerBot:
         tt = turn_tables(state.model.n_dice, state.model.faces)
         r = tt.roll_index[state.dice]
         if step.kind == "write":  # the best box; on a tie the first on the sheet
-            return Write(self._boxes[int(np.argmax(self._table[:, r]))])
+            column = self._table[:, r]
+            if not np.isfinite(column).any():  # no box takes the dice: scratch one the rules let it
+                return state.legal_actions()[0]
+            return Write(self._boxes[int(np.argmax(column))])
         Kv = layers[min(state.rolls_left(), len(layers) - 1)][0][:, 0]
         candidates = tt.sub_index[r][::-1]  # largest keeps first, so a tie keeps more dice
         candidates = candidates[candidates < len(tt.keeps)]
