@@ -200,7 +200,10 @@ def _doubles(tmp_path) -> Path:
 def test_a_variable_turn_checks_and_plays_with_every_bot(tmp_path):
     """Before: check counted the most writes (4 for 2 entries) and refused; the greedy bot failed at
     the keep after the turn's last write; a player with a full sheet was asked to write."""
-    path = _doubles(tmp_path)
+    path = EXAMPLES / "doubles.yaml"
+    assert path.read_text(encoding="utf-8").split("rulebook: 1", 1)[1].replace("id: doubles", "id: scratch", 1) \
+        .replace("{en: Doubles, de: Pasche, nl: Dubbels}", "{en: Scratch, de: Streichen, nl: Schrappen}", 1) == \
+        _doubles(tmp_path).read_text(encoding="utf-8").split("rulebook: 1", 1)[1]
     code, out, err = cli("check", path)
     assert code == 0, err
     state = GameState(load_model(path), ["a", "b"])
@@ -215,4 +218,4 @@ def test_a_variable_turn_checks_and_plays_with_every_bot(tmp_path):
         assert code == 0, err
     code, out, err = cli("pages", path, "-o", tmp_path / "site", "--lang", "en")
     assert code == 0, err
-    assert "when every box is filled" not in (tmp_path / "site/scratch.en.html").read_text(encoding="utf-8")
+    assert "when every box is filled" not in (tmp_path / "site/doubles.en.html").read_text(encoding="utf-8")
