@@ -219,3 +219,20 @@ def test_a_variable_turn_checks_and_plays_with_every_bot(tmp_path):
     code, out, err = cli("pages", path, "-o", tmp_path / "site", "--lang", "en")
     assert code == 0, err
     assert "when every box is filled" not in (tmp_path / "site/doubles.en.html").read_text(encoding="utf-8")
+
+
+def test_check_reads_a_write_rule_only_on_sheets_a_game_can_reach(tmp_path):
+    """Chicago's column is filled from the top, so no game leaves only its top box open; a write rule
+    refusing a roll there is sound (before, check refused it: 'when only two@rounds is open')."""
+    path = _variant(tmp_path, ROOT / "rules/chicago.yaml", "ruled.yaml",
+                    ("          name: {en: Write the round's box",
+                     "          allowed: target != two or sum(dice) == 2 or not filled(three)\n"
+                     "          name: {en: Write the round's box"))
+    code, out, err = cli("check", path)
+    assert code == 0, err
+    bottom = _variant(tmp_path, ROOT / "rules/chicago.yaml", "ruled2.yaml",
+                      ("          name: {en: Write the round's box",
+                       "          allowed: target != twelve or sum(dice) > 2 or not filled(eleven)\n"
+                       "          name: {en: Write the round's box"))
+    code, out, err = cli("check", bottom)
+    assert code == 2 and "only 'twelve@rounds' is open" in err

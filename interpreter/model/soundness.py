@@ -142,6 +142,8 @@ def _check_writes(model: Model) -> list[RulebookError]:
         best[t.id] = top
     sheets = [("", {})]
     for t in model.targets.values():
+        if not _can_be_last(model, t):
+            continue  # no game reaches a sheet where only this target is open
         others = [u for u in model.targets.values() if u.id != t.id]
         for fill in ("zero", "best"):
             sheet = {c: (0 if fill == "zero" else best[u.id]) for u in others for c in u.cells}
@@ -163,6 +165,16 @@ def _check_writes(model: Model) -> list[RulebookError]:
                 errors.append(ModelError("the write rule of step '{step}' lets no box take the roll {dice} "
                                          "on the empty sheet", step.allowed.text.pos, hint, step=step.id, dice=dice))
     return errors
+
+
+def _can_be_last(model: Model, target) -> bool:
+    """Whether some game leaves `target` the only open one: in a column filled from the top it must
+    be the column's bottom box, from the bottom its top box."""
+    column = next((c for c in model.columns if c.id == target.column), None) if target.column else None
+    if column is None or column.order not in ("down", "up"):
+        return True
+    inside = [u for u in model.targets.values() if u.column == column.id]
+    return target is (inside[-1] if column.order == "down" else inside[0])
 
 
 def _first_dead_end(scorer, step, sheets, rolls, roll_numbers):
