@@ -15,11 +15,11 @@ import statistics
 import pytest
 from rich.console import Console
 
-from rulebook.interpreter.actions import Write
-from rulebook.interpreter.bots import make_bot
-from rulebook.interpreter.errors import RulebookError
-from rulebook.interpreter.loader import load_source
-from rulebook.interpreter.state import CHANCE, GameState
+from rulebook.interpreter.engine.actions import Write
+from rulebook.interpreter.players.registry import make_bot
+from rulebook.interpreter.model.errors import RulebookError
+from rulebook.interpreter.model.loader import load_source
+from rulebook.interpreter.engine.state import CHANCE, GameState
 
 from compose import random_model
 
@@ -79,7 +79,7 @@ def readers(model, state, lang):
 
 
 def solvable(model):
-    from rulebook.interpreter.solver import Space
+    from rulebook.interpreter.solver.space import Space
     try:
         Space(model)
         return True
@@ -108,7 +108,7 @@ def test_random_models_compose():
             assert [state.totals(p)["total"] for p in range(len(seats))] == totals, (source, seats)
         readers(model, state, ("en", "de", "nl")[i % 3])
         if can_solve and i % 4 == 0:
-            from rulebook.interpreter.solver import solve
+            from rulebook.interpreter.solver.solve import solve
             expected = solve(model).expected_score
             games = [play(model, twin, ["optimal"], rng)[1][0] for _ in range(300)]
             se = statistics.stdev(games) / len(games) ** 0.5
