@@ -99,7 +99,7 @@ def mover(state: GameState) -> int:
 
 def rank_returns(engine: GameState) -> list[float]:
     """Per player (players ranked below − players ranked above) / (players − 1), from the engine's
-    ranking (tie-breaks and a game ended by a player's write included); [0.0] for one player."""
+    ranking (`winner.ahead_if`, the final score and the tie-breaks); [0.0] for one player."""
     rank = {name: r for r, name, _ in engine.ranking()}
     ranks = [rank[name] for name in engine.players]
     n = len(ranks)

@@ -11,8 +11,8 @@ or more players, "score" for one).
 
 Returns follow the model's ranking. "rank": each player gets (players ranked below them − players
 ranked above them) / (players − 1), so +1 for a clear win and −1 for a clear loss of a two-player
-game, 0 for a tie (zero-sum, in [−1, 1]; the engine's `ranking()`, tie-breaks and a game ended by a
-player's write included). "score": the engine's `returns()`, each player's final score as the model
+game, 0 for a tie (zero-sum, in [−1, 1]; the engine's `ranking()`: `winner.ahead_if`, the final
+score and its tie-breaks). "score": the engine's `returns()`, each player's final score as the model
 ranks it (the grand total, or the model's own `winner: score`); negated for a model whose lowest
 total wins, so more is always better. Actions and observations: `encoding.Encoding`.
 """
