@@ -149,7 +149,7 @@ class Encoding:
         put(self, "announce_base", len(keeps) + 1 + len(targets) if announces else None)
         put(self, "num_actions", len(keeps) + 1 + len(targets) + (len(targets) + 1 if announces else 0))
         put(self, "cells", tuple(m.cells))
-        put(self, "counters", tuple(c.id for c in m.counters if c.per == "player"))
+        put(self, "counters", tuple(c.id for c in m.counters if c.per != "game"))
         put(self, "game_counters", tuple(c.id for c in m.counters if c.per == "game"))
         P, F, T, C = self.players, m.faces, len(targets), len(self.cells)
         head = 2 * P + len(STEP_KINDS) + 2 + 3 * F + T + len(self.game_counters)

@@ -31,6 +31,8 @@ class Flow:
                         if op.turn_start:
                             self.player = 0
                             self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                            if self._turn_counters:
+                                self._turn_begins()
                         self._op = op.leaf
                         return
                     pc = op.body
@@ -68,6 +70,8 @@ class Flow:
                     counters[slot] = n
                     self.player = n
                     self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                    if self._turn_counters:
+                        self._turn_begins()
                     if op.leaf is not None:
                         if op.turn_start:
                             self.player = 0
@@ -80,6 +84,8 @@ class Flow:
             elif cls is Start:
                 self.player = 0
                 self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                if self._turn_counters:
+                    self._turn_begins()
                 if op.leaf is not None:
                     self._op = op.leaf
                     return
@@ -93,6 +99,12 @@ class Flow:
             else:  # End
                 self._op = None
                 return
+
+    def _turn_begins(self) -> None:
+        """A turn starts: the player's turn counters (`per: turn`) go back to their start values."""
+        mine = self.counter_values[self.player]
+        for cid, start in self._turn_counters:
+            mine[cid] = start
 
     def _context(self):
         """What a condition of the flow (`while:`) sees: the dice, the sheet, the roll number and the

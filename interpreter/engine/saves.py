@@ -77,7 +77,7 @@ class Saves:
                 if b not in bonus_ids:
                     raise bad("there is no bonus '{bonus}'", bonus=b)
         if model.counters:
-            mine = {c.id: c for c in model.counters if c.per == "player"}
+            mine = {c.id: c for c in model.counters if c.per != "game"}
             shared = {c.id: c for c in model.counters if c.per == "game"}
             if len(state.counter_values) != n or any(set(v) != set(mine) for v in state.counter_values) \
                     or set(state.game_counters) != set(shared) \

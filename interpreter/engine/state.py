@@ -44,9 +44,11 @@ class GameState(Flow, Keeping, Writing, Saves):
         self.sheets: list[dict[str, int]] = [{} for _ in players]
         self.awards: list[dict[str, int]] = [{} for _ in players]
         # the model's counters (numbers that outlive a turn): each player's own, and the game's
-        self.counter_values: list[dict[str, int]] = [{c.id: c.start for c in model.counters if c.per == "player"}
+        self.counter_values: list[dict[str, int]] = [{c.id: c.start for c in model.counters if c.per != "game"}
                                                      for _ in players]
         self.game_counters: dict[str, int] = {c.id: c.start for c in model.counters if c.per == "game"}
+        # counters of a turn (`per: turn`): each player's own, back to its start when their turn starts
+        self._turn_counters = tuple((c.id, c.start) for c in model.counters if c.per == "turn")
         self.player = 0
         # at a write step taken by several players (`by: others|all`) or one the player may pass:
         # the player asked now (None: the active player), those still to ask, the writes made

@@ -354,15 +354,15 @@ EFFECT = {
 
 #: A counter (`Counter`) in a sentence: whose it is, where it starts, its bounds.
 COUNTER = {
-    "en": """“{{ counter }}”: {{ 'every player has one' if per == 'player' else 'one for the whole game' }}, starting at {{ start }}
+    "en": """“{{ counter }}”: {{ 'every player has one' if per == 'player' else 'every player has one, back to its start when their turn starts' if per == 'turn' else 'one for the whole game' }}, starting at {{ start }}
 {%- if least is not none and most is not none %}; it stays between {{ least }} and {{ most }}
 {%- elif least is not none %}; it never goes below {{ least }}
 {%- elif most is not none %}; it never goes above {{ most }}{% endif %}. It carries over from turn to turn.""",
-    "de": """„{{ counter }}“: {{ 'jeder Spieler hat einen eigenen Stand' if per == 'player' else 'ein Stand für das ganze Spiel' }}, zu Beginn {{ start }}
+    "de": """„{{ counter }}“: {{ 'jeder Spieler hat einen eigenen Stand' if per == 'player' else 'jeder Spieler hat einen eigenen Stand, der zu Beginn seines Zuges zurückgesetzt wird' if per == 'turn' else 'ein Stand für das ganze Spiel' }}, zu Beginn {{ start }}
 {%- if least is not none and most is not none %}; er bleibt zwischen {{ least }} und {{ most }}
 {%- elif least is not none %}; er sinkt nie unter {{ least }}
 {%- elif most is not none %}; er steigt nie über {{ most }}{% endif %}. Er bleibt von Zug zu Zug erhalten.""",
-    "nl": """‘{{ counter }}’: {{ 'elke speler heeft een eigen stand' if per == 'player' else 'één stand voor het hele spel' }}, bij het begin {{ start }}
+    "nl": """‘{{ counter }}’: {{ 'elke speler heeft een eigen stand' if per == 'player' else 'elke speler heeft een eigen stand, die aan het begin van de eigen beurt terugspringt' if per == 'turn' else 'één stand voor het hele spel' }}, bij het begin {{ start }}
 {%- if least is not none and most is not none %}; die blijft tussen {{ least }} en {{ most }}
 {%- elif least is not none %}; die komt nooit onder {{ least }}
 {%- elif most is not none %}; die komt nooit boven {{ most }}{% endif %}. Die blijft van beurt tot beurt bewaard.""",

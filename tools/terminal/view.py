@@ -186,7 +186,7 @@ class View:
                           *[Text(str(f[0]), style="bold") for f in finals])
         for counter in model.counters:  # numbers that outlive a turn: each player's, or the game's
             values = ([str(state.counter_values[p][counter.id]) for p in range(len(state.players))]
-                      if counter.per == "player" else [str(state.game_counters[counter.id])] * len(state.players))
+                      if counter.per != "game" else [str(state.game_counters[counter.id])] * len(state.players))
             table.add_row("", Text(counter.name[self.lang], style="italic"), *values)
         return table
 
