@@ -145,3 +145,31 @@ def test_every_bot_plays_full_games(kind, path):
             else:
                 state.apply(bots[state.current_player()].choose(state))
         assert all(t >= 0 for t in state.returns())
+
+
+def test_simulate_draws_each_group_and_asks_the_player_who_decides():
+    """play_one rolls die by die in group order (the red die may be below a white one) and asks
+    the bot of the player deciding, not only the active player's."""
+    from rulebook.interpreter.play.game import Seat
+    from rulebook.interpreter.players.base import best_write_now
+    from rulebook.interpreter.play.simulate import play_one
+
+    seen, asked = [], []
+
+    class Recorder:
+        def __init__(self, seat):
+            self.seat = seat
+
+        def choose(self, state):
+            seen.append(state.dice)
+            asked.append((self.seat, state.current_player()))
+            return best_write_now(state)
+
+    model = load_model(GROUPS)
+    for seed in range(20):
+        play_one(model, [Seat("a", "greedy")], seed, [Recorder(0)])
+    assert any(d[2] < d[0] for d in seen)  # red below both whites: the groups are drawn apart
+    asked.clear()
+    model = load_model(CROSSING)
+    play_one(model, [Seat("a", "greedy"), Seat("b", "greedy")], 1, [Recorder(0), Recorder(1)])
+    assert asked and all(seat == player for seat, player in asked) and {s for s, _ in asked} == {0, 1}

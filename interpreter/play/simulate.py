@@ -31,12 +31,18 @@ def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
         if hasattr(b, "rng"):
             b.rng = rng
     faces = model.faces
+    # dice that differ: each die drawn with its group's faces, group after group (the engine sorts each group)
+    grouped = [g.faces for g in model.dice_groups for _ in range(g.count)] if model.grouped else None
     while not state.is_terminal():
-        if state.current_player() == CHANCE:
+        p = state.current_player()
+        if p == CHANCE:
+            if grouped is not None:
+                state.apply(Roll(tuple(rng.randint(1, f) for f in grouped)))
+                continue
             m = state.dice_to_roll()
             state.apply(Roll(tuple(sorted(rng.randint(1, faces) for _ in range(m)))))
         else:
-            state.apply(bots[state.player].choose(state))
+            state.apply(bots[p].choose(state))  # the player asked (at a step every player takes, not only the active one)
     totals = [state.totals(p) for p in range(len(seats))]
     ranks = {name: rank for rank, name, _ in state.ranking()}
     finals = None if model.ranking is None else [f[0] for f in state.final_scores()]

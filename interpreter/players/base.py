@@ -377,6 +377,32 @@ def best_write_now(state: GameState) -> Action:
     return Write(best.box)
 
 
+def closes(state: GameState, target: str) -> int:
+    """How many open boxes a write into `target` closes for good: in a section crossed as a row
+    (`order: row`), the open boxes to its left that no later write can take."""
+    model = state.model
+    box = model.targets[target].box
+    section = next(s for s in model.sections if box in s.boxes)
+    if section.order != "row":
+        return 0
+    sheet = state.sheets[state.actor]
+    left = section.boxes[:section.boxes.index(box)]
+    last = max((i for i, b in enumerate(left) if b in sheet), default=-1)
+    return sum(1 for b in left[last + 1:] if b not in sheet)
+
+
+def careful_write_now(state: GameState, per_box: float = 1.0) -> Action:
+    """Like `best_write_now`, but every box a write closes for good costs `per_box` points: a row is
+    worth more the more crosses it gets, so a cross that skips many boxes is often worse than none."""
+    legal = state.legal_actions()
+    choices = state.write_choices()
+    value = {c.box: c.points + c.bonus - per_box * closes(state, c.box) for c in choices}
+    best = max(choices, key=lambda c: value[c.box], default=None)
+    if any(type(a) is Stop for a in legal) and (best is None or value[best.box] <= 0):
+        return Stop()
+    return Write(best.box)
+
+
 def _reads_roll_number(model) -> bool:
     from ..solver.abstraction import scoring_expressions
     return any("turn" in c.deps for _, c in scoring_expressions(model))

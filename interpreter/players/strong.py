@@ -21,7 +21,7 @@ import numpy as np
 
 from ..solver.abstraction import NotSolvable, unit_ids
 from ..model.frozen import Model
-from .base import PlannerBot
+from .base import PlannerBot, careful_write_now
 from ..solver.solve import Limits, solve, solved
 from ..solver.space import Space, Table
 from ..solver.cache import cache_key
@@ -90,6 +90,11 @@ def solved_parts(model: Model, progress=None, max_states: int = PART_STATES) -> 
 
 class StrongBot(PlannerBot):
     """Plans each turn exactly against the sum of the parts' exact values of the sheet."""
+
+    def choose_write_now(self, state: GameState):
+        """A write its plans cannot read (dice groups, writes others take or may pass): this roll's
+        points, less 1 for every box the write closes for good (`players.careful_write_now`)."""
+        return careful_write_now(state)
 
     def __init__(self, model: Model, progress=None, max_states: int = PART_STATES):
         super().__init__()
