@@ -105,7 +105,7 @@ class Words:
     def group_needed(self, n: int, name: str, faces: int) -> Markup | str:
         """One group of dice that differ: how many, its name (“White dice”) and faces."""
         return self.n_("%(count)s × %(name)s, with the faces 1 to %(faces)d", "%(count)s × %(name)s, with the faces 1 to %(faces)d",
-                       n, count=self.number(n), name=name, faces=faces)
+                       n, count=n, name=name, faces=faces)  # a digit before ×, as on a box of dice
 
     def sheet_needed(self, boxes: int) -> Markup | str:
         return self.n_("a score sheet for each player, with %(count)s box",
