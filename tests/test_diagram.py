@@ -251,7 +251,8 @@ def test_every_bundled_model_has_both_diagrams(name):
         flow = Dot(flow_diagram(m, lang).source)
         assert flow.clusters.keys() == {f"cluster_{s.id}" for s in loops}
         counters = {f"counter_{c.id}" for c in m.counters}  # counters are drawn beside the steps
-        assert {f"step_{s.id}" for s in m.flow.walk() if s not in loops} | {"start", "end"} | counters \
+        groups = {"dice_groups"} if m.grouped else set()  # dice that differ: one node naming each group
+        assert {f"step_{s.id}" for s in m.flow.walk() if s not in loops} | {"start", "end"} | counters | groups \
             == flow.nodes.keys()
         assert all(tail in flow.nodes and head in flow.nodes for tail, head, _ in flow.edges)
         scoring = Dot(scoring_diagram(m, lang).source)

@@ -57,6 +57,8 @@ def svg_titles(model: Model, lang: str) -> dict[str, str]:
     names |= {f"section_{s.id}": s.name[lang] for s in model.sections}
     names |= {f"bonus_{b.id}": b.name[lang] for b in model.bonuses}
     names |= {f"counter_{c.id}": c.name[lang] for c in model.counters}
+    if model.grouped:  # dice that differ: the node naming the groups
+        names["dice_groups"] = ", ".join(g.name[lang] if g.name else g.id for g in model.dice_groups)
     names |= {"start": "▶", "end": "■", "grand_total": phrase("grand_total", lang, bonuses=bool(model.bonuses)),
               f"{model.id}_flow": model.name[lang], f"{model.id}_scoring": phrase("sheet", lang, game=model.name[lang]),
               "sheet": phrase("sheet", lang, game=model.name[lang])}
@@ -218,6 +220,8 @@ def flow_diagram(model: Model, lang: str) -> graphviz.Digraph:
         flow.edge(tail, _Entry("end"))
     for tail, head, attrs in flow.edges:
         g.edge(tail, head, **attrs)
+    if model.grouped:
+        _dice_groups(g, model, lang)
     _counters(g, model, lang, {s.id: f"step_{s.id}" for s in model.flow.walk() if s.effects},
               {s.id: (_first_node(s), f"cluster_{s.id}") for s in model.flow.walk()
                if s.condition is not None and _reads_counters(s.condition)})
@@ -239,6 +243,22 @@ def _counters(g: graphviz.Digraph, model: Model, lang: str, changers: dict[str, 
         for _, (head, cluster) in readers.items():
             g.edge(node, head, style="dashed", color=look.color, constraint="false",
                    **({"lhead": cluster} if cluster else {}))
+
+
+def _dice_groups(g: graphviz.Digraph, model: Model, lang: str) -> None:
+    """Dice that differ: one node naming each group (“2 × White dice”) in its colour, with dotted
+    arrows to the steps that roll them."""
+    from html import escape
+    rows = "".join(
+        f'<tr><td bgcolor="{escape(grp.colour or "white")}" width="14"> </td>'
+        f'<td align="left">{grp.count} × {escape(grp.name[lang] if grp.name else grp.id)}</td></tr>'
+        for grp in model.dice_groups)
+    g.node("dice_groups", f'<<table border="0" cellspacing="2" cellpadding="2">{rows}</table>>', shape="box",
+           style="rounded", color="#6b7280", id="node-dice-groups")
+    for step in model.flow.walk():
+        if step.kind == "roll":
+            g.edge("dice_groups", f"step_{step.id}", style="dotted", color="#6b7280", constraint="false",
+                   arrowhead="none")
 
 
 def _reads_counters(compiled) -> bool:
