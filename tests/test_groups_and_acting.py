@@ -173,3 +173,18 @@ def test_simulate_draws_each_group_and_asks_the_player_who_decides():
     model = load_model(CROSSING)
     play_one(model, [Seat("a", "greedy"), Seat("b", "greedy")], 1, [Recorder(0), Recorder(1)])
     assert asked and all(seat == player for seat, player in asked) and {s for s, _ in asked} == {0, 1}
+
+
+def test_every_reader_names_the_groups():
+    """The pages list each group, the web app gets each group's colour, the diagram names them, in
+    each language."""
+    from rulebook.tools.documents.diagram import flow_diagram
+    from rulebook.tools.serve.views import model_info
+    model = load_model(GROUPS)
+    info = model_info(model, "de")
+    assert info["groups"] == [{"id": "white", "name": "Weiße Würfel", "count": 2, "faces": 6, "colour": "white"},
+                              {"id": "red", "name": "Roter Würfel", "count": 1, "faces": 6, "colour": "red"}]
+    for lang, name in (("en", "White dice"), ("de", "Weiße Würfel"), ("nl", "Witte stenen")):
+        assert f"2 × {name}" in flow_diagram(model, lang).source
+    from rulebook.interpreter import load_model as load
+    assert model_info(load("yahtzee"), "en")["groups"] == []
