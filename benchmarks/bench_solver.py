@@ -39,7 +39,7 @@ def _solve_in_child(model: str, options: list[str], jobs: int = 1, kernel: str |
         "def cpu():\n"
         "    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime\n"
-        "from rulebook.interpreter import load_model, kernel\n"
+        "from rulebook.interpreter import load_model\nfrom rulebook.interpreter.solver import kernel\n"
         "from rulebook.interpreter.solver.solve import solve, Limits\n"
         "opts = dict(o.split('=', 1) for o in sys.argv[3:])\n"
         "m = load_model(sys.argv[1], opts)\n"
