@@ -191,7 +191,7 @@ def test_two_people_at_one_table_join_link_and_turns(client):
     assert r.status_code == 200, r.text
     token1 = r.json()["token"]
     assert state(client, table)["players"][1] == {"name": "Bea", "kind": "human", "open": False, "present": False,
-                                                  "robot": False}
+                                                  "robot": False, "reserved": False}
     r = client.post(f"/api/tables/{table}/join", json={"seat": 1})
     assert r.status_code == 409 and "taken" in r.json()["error"]
     r = client.post(f"/api/tables/{table}/join", json={"seat": 0})
@@ -242,12 +242,12 @@ def refusals(d):
     return [
         ("out of turn", url, {"json": {"seat": 1, "token": bob, "action": "keep none", "seq": seq}}, 409,
          "it is Ann's turn, not Bob's"),
-        ("forged token", url, body(token="A" * 24), 403, "not the token of seat 0"),
-        ("another seat's token", url, body(token=bob), 403, "not the token of seat 0"),
+        ("forged token", url, body(token="A" * 24), 403, "not the token of seat 1 (Ann)"),  # seats count from 1 in every message
+        ("another seat's token", url, body(token=bob), 403, "not the token of seat 1 (Ann)"),  # seats count from 1 in every message
         ("no token", url, {"json": {"seat": 0, "action": "keep none", "seq": seq}}, 403, "token"),
         ("token not a string", url, body(token=12345), 403, "token"),
         ("a computer's seat", url, body(seat=2), 403, "played by the computer"),
-        ("no such seat", url, body(seat=7), 400, "no seat 7"),
+        ("no such seat", url, body(seat=7), 400, "no seat 8 at this table (seats 1 to 3)"),
         ("seat not a number", url, body(seat="0"), 400, "'seat' must be a whole number"),
         ("illegal keep", url, body(action="keep 9 9"), 422, "cannot keep 9 9"),
         ("no such box", url, body(action="write nonsense"), 422, "choose dice to keep or stop, not 'write nonsense'"),

@@ -270,7 +270,7 @@ def test_a_forged_token_in_the_browser_is_refused_and_shown(server, people, erro
     mallory.page.locator("#sheet button.write").first.click()
     refused = mallory.page.locator("#refused")
     refused.wait_for()
-    assert "not the token of seat 0" in refused.inner_text()
+    assert "not the token of seat 1" in refused.inner_text()
     assert ann.sheet_text() == before
     assert table in url
     # the browser reports the refused request itself; nothing else may have gone wrong

@@ -15,12 +15,10 @@ import contextlib
 import json
 import logging
 import mimetypes
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -30,167 +28,24 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...interpreter.model.loader import bundled_models
-from ...interpreter.model.frozen import LANGUAGES, Model
+from ...interpreter.model.frozen import LANGUAGES
 from ..i18n import translator
 from . import limits as bounded
 from .hub import Hub
-from .limits import LOCAL_HOSTS, REFUSALS, Counter, Limits, Quota, host_allowed, how_long, retry_after
+from .limits import LOCAL_HOSTS, REFUSALS, Counter, Limits, Quota, how_long, retry_after
 from .solving import is_solved
 from .store import Store
-from .tables import SEAT_KINDS, ServeError, Table, Tables, check_table_id
-from .texts import LANGUAGE_NAMES, client_texts, kind_names
+from .tables import SEAT_KINDS, ServeError, Table, Tables
+from .texts import client_texts, kind_names
 from .views import game_card, model_info
 from .copies import WorkshopError
 from .workshop import Workshop, copy_card, rule_page_extras
 from .workshop import routes as workshop_routes
 
+from .web import (HERE, MAX_BODY, SECURITY_HEADERS, HostCheck, RuleSite, api_error, client_key,  # noqa: F401
+                  credentials, environment, links, page, pick_lang, read_json)
+
 log = logging.getLogger("rulebook.serve")
-
-HERE = Path(__file__).resolve().parent
-MAX_BODY = 64 * 1024
-
-
-# languages and templates ----------------------------------------------------------------------
-
-def pick_lang(request: Request | WebSocket) -> str:
-    q = request.query_params.get("lang")
-    if q in LANGUAGES:
-        return q
-    c = request.cookies.get("lang")
-    if c in LANGUAGES:
-        return c
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return "en"
-
-
-_ENVS: dict[str, jinja2.Environment] = {}
-
-
-def environment(lang: str) -> jinja2.Environment:
-    env = _ENVS.get(lang)
-    if env is None:
-        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
-                                 extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
-                                 undefined=jinja2.StrictUndefined)
-        env.install_gettext_translations(translator(lang), newstyle=True)
-        env.filters["tojson_safe"] = lambda v: jinja2.utils.htmlsafe_json_dumps(v)
-        _ENVS[lang] = env
-    return env
-
-
-def page(request: Request, template: str, status: int = 200, headers: dict[str, str] | None = None,
-         **ctx: Any) -> HTMLResponse:
-    lang = ctx.pop("lang", None) or pick_lang(request)
-    here = request.url.path
-    langs = [{"lang": l, "name": LANGUAGE_NAMES[l], "href": f"{here}?lang={l}", "current": l == lang} for l in LANGUAGES]
-    html = environment(lang).get_template(template).render(lang=lang, languages=langs, **ctx)
-    response = HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS | (headers or {}))
-    if request.query_params.get("lang") in LANGUAGES:
-        response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
-    return response
-
-
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-                               "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-}
-
-
-# the rule pages (tools/documents/pages.py), built once on first use ---------------------------------------
-
-class RuleSite:
-    def __init__(self, tables: Tables):
-        self.tables = tables
-        self._files: dict[str, str] | None = None
-        self._lock = threading.Lock()
-        self.error: str | None = None
-
-    def files(self) -> dict[str, str]:
-        with self._lock:
-            if self._files is None:
-                from ..documents import pages
-                models = [self.tables.model(name) for name in bundled_models()]
-                self._files = pages.build_site(models, LANGUAGES, "html")
-            return self._files
-
-
-# request helpers -------------------------------------------------------------------------------
-
-async def read_json(request: Request) -> Any:
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        # a cross-site form cannot send this type without the browser asking first (CORS)
-        raise ServeError(415, f"send the request body as application/json, not '{kind[:40] or 'nothing'}'")
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise ServeError(413, "the request body is larger than {kib} KiB", kib=MAX_BODY // 1024)
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ServeError(413, "the request body is larger than {kib} KiB", kib=MAX_BODY // 1024)
-    if not body.strip():
-        raise ServeError(400, "the request body is empty; send a JSON object")
-    try:
-        return bounded.loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ServeError(400, "the request body is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise ServeError(400, f"the request body is not valid JSON: {exc.msg} "
-                              f"(line {exc.lineno}, column {exc.colno})") from None
-    except bounded.NumberError as exc:
-        raise ServeError(400, f"the request body is refused: {exc}") from None
-    except ValueError:  # e.g. an integer beyond Python's digit limit
-        raise ServeError(400, "the request body is refused: a number in it is too long") from None
-    except RecursionError:
-        raise ServeError(400, "the request body is nested too deeply") from None
-
-
-def api_error(exc: ServeError, lang: str = "en") -> JSONResponse:
-    return JSONResponse(exc.to_json(lang), status_code=exc.status, headers=exc.headers)
-
-
-def client_key(conn: Request | WebSocket) -> str:
-    """Who is asking, for the quotas: the client's address (see limits.py)."""
-    return conn.client.host if conn.client else "?"
-
-
-class HostCheck:
-    """Refuse requests for a host name not on the allow-list (DNS rebinding; links are built from
-    the Host header, so only allowed names ever appear in them)."""
-
-    def __init__(self, app, allowed: tuple[str, ...]):
-        self.app, self.allowed = app, allowed
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] in ("http", "websocket"):
-            host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
-            if not host_allowed(host, self.allowed):
-                shown = "".join(c if c.isprintable() else "?" for c in host)[:60]
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 1008})
-                    return
-                body = json.dumps({"error": f"this server does not answer for the host name '{shown}'",
-                                   "hint": "its operator can allow it: rulebook serve --allowed-host NAME",
-                                   "status": 400}).encode()
-                await send({"type": "http.response.start", "status": 400,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
-
-
-def links(request: Request, table: Table) -> dict[str, str]:
-    base = str(request.base_url).rstrip("/")
-    return {"table": f"{base}/t/{table.id}", "join": f"{base}/t/{table.id}/join",
-            "watch": f"{base}/t/{table.id}/watch", "api": f"{base}/api/tables/{table.id}",
-            "ws": f"/ws/tables/{table.id}"}
 
 
 # the application ------------------------------------------------------------------------------
@@ -295,21 +150,57 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
     async def watch_page(request: Request):
         return await _table_page(request, watch=True)
 
-    async def _table_page(request: Request, watch: bool):
-        lang = pick_lang(request)
-        try:
-            table = await tables().get(request.path_params["id"])
-        except ServeError as exc:
-            return error_page(request, exc)
+    def no_table(table_id: str) -> ServeError:
+        return ServeError(404, "there is no table '{table}'", table=table_id[:40])
+
+    async def visible(conn, table_id: str, body: dict | None = None) -> Table:
+        """The table, if this request may see it (a private one: with a key or a seat's token); else 404."""
+        table = await tables().get(table_id)
+        cred = body if body is not None else credentials(conn)
+        if not tables().may_view(table, cred.get("key"), cred.get("seat"), cred.get("token")):
+            raise no_table(table_id)
+        return table
+
+    def table_boot(request: Request, table: Table, watch: bool, lang: str, player: bool) -> tuple[dict, dict]:
         game = game_card(table.model, lang)
         if table.model_name.startswith("copy:"):  # a play-test table: the copy's own pages, and back
             with contextlib.suppress(WorkshopError):
                 game |= copy_card(workshop.copies.get(table.model_name[5:]), lang, game["name"])
         info = model_info(table.model, lang) | {"name": game["name"]}
         boot = {"table": table.id, "watch": watch, "lang": lang, "model": info,
-                "texts": client_texts(lang), "links": links(request, table), "state": table.snapshot(),
-                "events": table.events[-40:], "kinds": kind_names(lang)}
+                "texts": client_texts(lang), "links": links(request, table, player), "state": table.snapshot(),
+                "events": table.events[-40:], "kinds": kind_names(lang), "private": table.private,
+                "game": {"rules": game["rules"], "diagram": game["diagram"]}}
+        return boot, game
+
+    async def _table_page(request: Request, watch: bool):
+        lang = pick_lang(request)
+        try:
+            table = await tables().get(request.path_params["id"])
+        except ServeError as exc:
+            return error_page(request, exc)
+        cred = credentials(request)
+        locked = table.private and not tables().may_view(table, cred["key"], cred["seat"], cred["token"])
+        if locked and watch:
+            return error_page(request, no_table(table.id))
+        boot, game = table_boot(request, table, watch, lang, player=not watch)
+        if locked:  # a player's page: its script shows the seat's token (POST /boot) before anything is seen
+            boot = {"table": table.id, "watch": False, "lang": lang, "locked": True, "texts": client_texts(lang),
+                    "model": {"name": "", "n_dice": boot["model"]["n_dice"]}}
+            game = {"id": "", "name": "rulebook", "rules": "/", "diagram": "/"}
+        elif watch and table.private:
+            boot["key"] = cred["key"]
         return page(request, "table.html.j2", lang=lang, boot=boot, game=game, table=table, watch=watch)
+
+    async def api_boot(request: Request):
+        """POST {seat, token}: a private table's page, for one of its players."""
+        body = await read_json(request)
+        if not isinstance(body, dict):
+            raise ServeError(400, "the request body must be a JSON object")
+        table = await tables().get(request.path_params["id"])
+        tables().authorize(table, body)
+        boot, _ = table_boot(request, table, False, pick_lang(request), player=True)
+        return JSONResponse(boot)
 
     async def join_page(request: Request):
         lang = pick_lang(request)
@@ -317,10 +208,18 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
             table = await tables().get(request.path_params["id"])
         except ServeError as exc:
             return error_page(request, exc)
-        seats = [{"seat": i, "name": s.name, "kind": s.kind, "open": s.human and not s.token_hash}
-                 for i, s in enumerate(table.seats)]
+        key = request.query_params.get("key")
+        asked = request.query_params.get("seat", "")
+        if table.private:  # a private table's join page shows one seat: the one its invite key is for
+            if not (asked.isdigit() and int(asked) in table.invites and tables().may_view(table, key)
+                    and not tables().watch_only(table, key)):
+                return error_page(request, no_table(table.id))
+        seats = [{"seat": i, "name": s.name, "kind": s.kind,
+                  "open": s.human and not s.token_hash and i not in table.reserved
+                  and (not table.private or str(i) == asked)} for i, s in enumerate(table.seats)]
         return page(request, "join.html.j2", lang=lang, game=game_card(table.model, lang), table=table,
-                    seats=seats, kinds=kind_names(lang), finished=table.game.state.is_terminal())
+                    seats=seats, kinds=kind_names(lang), finished=table.over, key=key or "",
+                    watch=f"/t/{table.id}/watch" if not table.private else None)
 
     def error_page(request: Request, exc: ServeError) -> HTMLResponse:
         lang = pick_lang(request)
@@ -387,11 +286,11 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         return JSONResponse([t.summary() for t in tables().recent(50)])
 
     async def api_table(request: Request):
-        table = await tables().get(request.path_params["id"])
+        table = await visible(request, request.path_params["id"])
         return JSONResponse(table.snapshot())
 
     async def api_events(request: Request):
-        table = await tables().get(request.path_params["id"])
+        table = await visible(request, request.path_params["id"])
         since = request.query_params.get("since", "0")
         if not since.isdigit():
             raise ServeError(400, "'since' must be a whole number")
@@ -408,6 +307,22 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         body = await read_json(request)
         table, events = await tables().act(request.path_params["id"], body)
         return JSONResponse({"ok": True, "seq": events[-1]["seq"], "events": events, "state": events[-1]["state"]})
+
+    async def api_start(request: Request):
+        body = await read_json(request)
+        table = await tables().start(request.path_params["id"], body)
+        return JSONResponse({"ok": True, "state": table.snapshot()})
+
+    async def api_vote(request: Request):
+        check_quota(move_quota, request, "moves")
+        body = await read_json(request)
+        table = await tables().vote(request.path_params["id"], body)
+        return JSONResponse({"ok": True, "state": table.snapshot()})
+
+    async def api_invite(request: Request):
+        body = await read_json(request)
+        table = await tables().new_invite(request.path_params["id"], body)
+        return JSONResponse({"ok": True, "links": links(request, table)})
 
     async def api_back(request: Request):
         check_quota(move_quota, request, "moves")
@@ -444,7 +359,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         await websocket.accept()
         lang = pick_lang(websocket)  # the page's language (?lang=, cookie, Accept-Language): errors in it
         try:
-            table = await tables().get(websocket.path_params["id"])
+            table = await visible(websocket, websocket.path_params["id"])
             since = websocket.query_params.get("since", "0")
             if not since.isdigit():
                 raise ServeError(400, "'since' must be a whole number")
@@ -552,6 +467,10 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         Route("/api/tables/{id}/act", api_act, methods=["POST"]),
         Route("/api/tables/{id}/hint", api_hint, methods=["POST"]),
         Route("/api/tables/{id}/back", api_back, methods=["POST"]),
+        Route("/api/tables/{id}/boot", api_boot, methods=["POST"]),
+        Route("/api/tables/{id}/start", api_start, methods=["POST"]),
+        Route("/api/tables/{id}/vote", api_vote, methods=["POST"]),
+        Route("/api/tables/{id}/invite", api_invite, methods=["POST"]),
         Route("/api/tables/{id}/rematch", api_rematch, methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", ws_table),
     ]

@@ -109,7 +109,12 @@ class Keeping:
                       float(data["created"]), practice=bool(data.get("practice", False)),
                       private=bool(data.get("private", False)), hints=bool(data.get("hints", True)),
                       turn_timer=float(data.get("turn_timer", 0.0)),
-                      robots={int(i) for i in data.get("robots", [])}, rematch=data.get("rematch"))
+                      robots={int(i) for i in data.get("robots", [])}, rematch=data.get("rematch"),
+                      watch_key=str(data.get("watch_key") or ""),
+                      invites={int(k): str(v) for k, v in (data.get("invites") or {}).items()},
+                      reserved={int(k): str(v) for k, v in (data.get("reserved") or {}).items()},
+                      started=bool(data.get("started", True)), ended=bool(data.get("ended", False)),
+                      robot_since={int(k): int(v) for k, v in (data.get("robot_since") or {}).items()})
         table.turn_started = time.time()  # a turn under way when the server stopped starts afresh
         table.events = self.store.events(table_id)
         if len(table.events) != int(data["seq"]):
@@ -131,11 +136,11 @@ class Keeping:
     def _evict(self, keep: int = 200) -> None:
         """Forget the oldest finished tables nobody watches (they are read again from disk if asked for)."""
         done = [t for t in self._tables.values()
-                if t.game.state.is_terminal() and not self.hub.watchers(t.id) and not t.lock.locked()]
+                if t.over and not self.hub.watchers(t.id) and not t.lock.locked()]
         for t in sorted(done, key=lambda t: t.updated)[:max(0, len(done) - keep)]:
             del self._tables[t.id]
 
     def recent(self, limit: int = 12) -> list[Table]:
-        live = [t for t in self._tables.values() if not t.game.state.is_terminal() and not t.broken
+        live = [t for t in self._tables.values() if not t.over and not t.broken
                 and not t.private]
         return sorted(live, key=lambda t: -t.updated)[:limit]

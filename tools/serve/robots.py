@@ -77,7 +77,8 @@ class Robots:
     def _drives(self, table: Table) -> bool:
         """The server has something to do at this table without anybody asking."""
         p = table.game.state.current_player()
-        return p == CHANCE or p in table.game.bots or p in table.robots or (table.turn_timer > 0 and p >= 0)
+        return not table.ended and (p == CHANCE or p in table.game.bots or p in table.robots
+                                    or (table.turn_timer > 0 and table.started and p >= 0))
 
     def _bot_for(self, table: Table, p: int):
         """Who plays seat p for the server: its computer player, or one standing in for a person."""
@@ -103,7 +104,7 @@ class Robots:
                 async with table.lock:
                     st = g.state
                     p = st.current_player()
-                    if p == TERMINAL:
+                    if p == TERMINAL or table.ended:
                         return
                     if p == CHANCE:
                         self._roll_pending(table)
@@ -111,11 +112,12 @@ class Robots:
                         continue
                     wait = None
                     if self._bot_for(table, p) is None:
-                        if table.turn_timer <= 0:
+                        # no timer, or the clock has not started (seats to be taken): wait for the person
+                        if table.turn_timer <= 0 or not table.started or not table.seats[p].token_hash:
                             return
                         wait = table.turn_started + table.turn_timer - time.time()
                         if wait <= 0:  # the person's time is up: the computer plays for them
-                            table.robots.add(p)
+                            self._robot(table, p)
                             self._commit(table, force=True)
                             continue
                 if wait is not None:

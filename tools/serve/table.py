@@ -72,6 +72,15 @@ class Table:
     turn_started: float = 0.0                        # when the turn now under way began (time.time())
     turn_key: tuple = ()
     timer_sleep: bool = False                        # the driver only waits for the turn timer
+    # capabilities (see docs/threat-model.md): the watch key, an invite key per open seat, and the
+    # rematch seats kept for their players (seat -> hash of the token of their seat at the last table)
+    watch_key: str = ""
+    invites: dict[int, str] = field(default_factory=dict)
+    reserved: dict[int, str] = field(default_factory=dict)
+    started: bool = True                             # the clock runs (every seat taken, or started)
+    ended: bool = False                              # ended early by a vote, with the standings so far
+    votes: dict[str, set[int]] = field(default_factory=dict)  # "robot:SEAT" or "end" -> who voted for it
+    robot_since: dict[int, int] = field(default_factory=dict)  # seat -> seq when the computer took it
     _pending: list[dict[str, Any]] = field(default_factory=list)
     _snap: dict[str, Any] | None = None
 
@@ -86,6 +95,10 @@ class Table:
     def open_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.human and not s.token_hash]
 
+    @property
+    def over(self) -> bool:
+        return self.ended or self.game.state.is_terminal()
+
     # what everybody sees ------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The public view of the table (the same for players and spectators)."""
@@ -97,7 +110,7 @@ class Table:
         st = self.game.state
         return {"id": self.id, "model": self.model.id, "players": [s.name for s in self.seats],
                 "kinds": [s.kind for s in self.seats], "open_seats": self.open_seats(),
-                "finished": st.is_terminal(), "round": list(round_of(st)), "seq": self.seq}
+                "finished": self.over, "round": list(round_of(st)), "seq": self.seq}
 
     # saving ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -108,7 +121,9 @@ class Table:
                 "created": self.created, "seq": self.seq, "rng": [version, list(internal), gauss],
                 "state": g.state.to_json(), "practice": self.practice, "private": self.private,
                 "hints": self.hints, "turn_timer": self.turn_timer, "robots": sorted(self.robots),
-                "rematch": self.rematch}
+                "rematch": self.rematch, "watch_key": self.watch_key, "invites": self.invites,
+                "reserved": self.reserved, "started": self.started, "ended": self.ended,
+                "robot_since": self.robot_since}
 
 
 def _snapshot(table: Table) -> dict[str, Any]:
@@ -116,9 +131,11 @@ def _snapshot(table: Table) -> dict[str, Any]:
     st = g.state
     model = st.model
     step = st.step()
-    terminal = st.is_terminal()
+    terminal = table.over
     p = st.actor  # who decides now (at a step every player takes, not only the one whose turn it is)
     choices, can_write = [], False
+    if terminal:
+        step = None
     if step is not None and step.kind == "write":
         choices, can_write = st.write_choices(), True
     elif step is not None and st.dice and len(st.dice) == model.n_dice:
@@ -130,8 +147,8 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "model": model.id,
         "seq": table.seq,
         "players": [{"name": s.name, "kind": s.kind, "open": s.human and not s.token_hash,
-                     "present": s.human and table.present.get(i, 0) > 0, "robot": i in table.robots}
-                    for i, s in enumerate(table.seats)],
+                     "present": s.human and table.present.get(i, 0) > 0, "robot": i in table.robots,
+                     "reserved": i in table.reserved} for i, s in enumerate(table.seats)],
         "player": None if terminal else p,
         "chance": current == CHANCE,
         "terminal": terminal,
@@ -161,10 +178,14 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "private": table.private,
         "stand_in": sorted(table.stand_in),
         "rematch": table.rematch,
+        "started": table.started,
+        "ended": table.ended,
+        # votes at a table without a timer: let the computer play an absent seat, or end the game now
+        "votes": {k: sorted(v) for k, v in table.votes.items()},
         # the turn timer: seconds for a person's turn, and when the one under way ends (server time)
         "turn_timer": table.turn_timer,
         "turn_ends": (table.turn_started + table.turn_timer
-                      if table.turn_timer > 0 and not terminal and current >= 0 and current not in g.bots
+                      if table.turn_timer > 0 and table.started and not terminal and current >= 0 and current not in g.bots
                       and current not in table.robots else None),
         # fair dice: the seed's commitment from the start, the seed itself once the game is over
         "fair": {"commitment": seed_commitment(g.seed), "practice": table.practice,
@@ -173,7 +194,7 @@ def _snapshot(table: Table) -> dict[str, Any]:
     if terminal:
         seat_of = {s.name: i for i, s in enumerate(table.seats)}
         out["ranking"] = [{"rank": r, "name": name, "seat": seat_of.get(name), "total": total}
-                          for r, name, total in st.ranking()]
+                          for r, name, total in st.ranking()]  # (after a vote to end: the standings so far)
     return out
 
 

@@ -31,6 +31,7 @@ from .hub import Hub
 from .keeping import Keeping
 from .limits import Limits
 from .robots import Robots
+from .seating import Seating
 from .solving import SolveQueue
 from .store import Store
 from .table import SeatInfo, Table, event_json, hash_token, new_game, seed_commitment
@@ -39,7 +40,7 @@ __all__ = ["SEAT_KINDS", "SeatInfo", "ServeError", "Table", "Tables", "check_tab
            "seed_commitment"]
 
 
-class Tables(Keeping, Robots):
+class Tables(Keeping, Robots, Seating):
     """Every table of the server: in memory while in use, in SQLite always. (Loading, saving and
     sweeping them is in `Keeping`; the computer's seats and the dice in `Robots`.)"""
 
@@ -186,6 +187,11 @@ class Tables(Keeping, Robots):
                     token = secrets.token_urlsafe(18)
                     s.token_hash, mine = hash_token(token), i
                     break
+        # each link grants one thing, by a key of its own (none derived from another): watching, and
+        # taking one open seat; the clock starts when every seat is taken (or the table is started)
+        table.watch_key = secrets.token_urlsafe(18)
+        table.invites = {i: secrets.token_urlsafe(18) for i in table.open_seats()}
+        table.started = not table.open_seats()
         self.store.create(table_id, table.to_json())
         self._evict()
         self._tables[table_id] = table
@@ -199,7 +205,8 @@ class Tables(Keeping, Robots):
 
     # joining -----------------------------------------------------------------------
     async def claim(self, table_id: str, body: Any) -> tuple[Table, int, str]:
-        """Take an open person's seat: {"seat": n, "name": optional new name} → a fresh token."""
+        """Take an open person's seat: {"seat": n, "key": its invite key, "name": optional new name}
+        → a fresh token. A private table's seat needs its invite key; a rematch seat is kept for its player."""
         table = await self.get(table_id)
         if not isinstance(body, dict):
             raise ServeError(400, "the request body must be a JSON object")
@@ -208,6 +215,14 @@ class Tables(Keeping, Robots):
             info = table.seats[seat]
             if not info.human:
                 raise ServeError(409, "seat {seat} ({name}) is played by the computer", seat=seat + 1, name=info.name)
+            if seat in table.reserved:
+                raise ServeError(403, "seat {seat} ({name}) is kept for its player from the last game",
+                                 seat=seat + 1, name=info.name)
+            key = body.get("key")
+            if table.private and not (isinstance(key, str) and seat in table.invites
+                                      and hmac.compare_digest(key[:200], table.invites[seat])):
+                raise ServeError(403, "this link does not let you take seat {seat} ({name})",
+                                 "ask the players for a new invite link", seat=seat + 1, name=info.name)
             if info.token_hash:
                 raise ServeError(409, "seat {seat} ({name}) is taken already", seat=seat + 1, name=info.name)
             if body.get("name") not in (None, ""):
@@ -219,16 +234,19 @@ class Tables(Keeping, Robots):
                 table.game.state.players[seat] = name
             token = secrets.token_urlsafe(18)
             info.token_hash = hash_token(token)
+            table.invites.pop(seat, None)  # the link has done its one thing
+            self._start_if_full(table)
             table._snap = None
             self._commit(table, force=True)
+        self._kick(table)
         return table, seat, token
 
     # acting ------------------------------------------------------------------------
     def _seat(self, table: Table, value: Any) -> int:
         seat = check_int(value, "seat")
         if not 0 <= seat < len(table.seats):
-            raise ServeError(400, "there is no seat {seat} at this table (seats 0 to {last})", seat=seat,
-                             last=len(table.seats) - 1)
+            raise ServeError(400, "there is no seat {seat} at this table (seats 1 to {last})", seat=seat + 1,
+                             last=len(table.seats))
         return seat
 
     def authorize(self, table: Table, body: Any) -> int:
@@ -238,22 +256,22 @@ class Tables(Keeping, Robots):
         seat = self._seat(table, body.get("seat"))
         info = table.seats[seat]
         if not info.human:
-            raise ServeError(403, "seat {seat} ({name}) is played by the computer", seat=seat, name=info.name)
+            raise ServeError(403, "seat {seat} ({name}) is played by the computer", seat=seat + 1, name=info.name)
         token = body.get("token")
         if not isinstance(token, str) or not token:
-            raise ServeError(403, "a 'token' for seat {seat} is needed to play it", seat=seat)
+            raise ServeError(403, "a 'token' for seat {seat} is needed to play it", seat=seat + 1)
         if not info.token_hash:
-            raise ServeError(403, "nobody has taken seat {seat} ({name}) yet", "take it with the join link", seat=seat,
+            raise ServeError(403, "nobody has taken seat {seat} ({name}) yet", "take it with the join link", seat=seat + 1,
                              name=info.name)
         if not hmac.compare_digest(hash_token(token[:200]), info.token_hash):
-            raise ServeError(403, "that is not the token of seat {seat} ({name})", seat=seat, name=info.name)
+            raise ServeError(403, "that is not the token of seat {seat} ({name})", seat=seat + 1, name=info.name)
         return seat
 
     def _due(self, table: Table, seat: int) -> None:
         st = table.game.state
         if table.broken:
             raise ServeError(409, "this table has stopped: {reason}", reason=table.broken)
-        if st.is_terminal():
+        if table.over:
             raise ServeError(409, "the game is over")
         current = st.current_player()
         if current == CHANCE:
@@ -285,7 +303,8 @@ class Tables(Keeping, Robots):
         async with table.lock:
             self._in_position(table, body)
             self._due(table, seat)
-            table.robots.discard(seat)  # the person is back
+            if seat in table.robots:  # the person is back: the seat is theirs at once, with a fresh timer
+                self._back(table, seat)
             try:
                 action = parse_action(text)
             except IllegalActionError as exc:
@@ -322,8 +341,7 @@ class Tables(Keeping, Robots):
         seat = self.authorize(table, body)
         async with table.lock:
             if seat in table.robots:
-                table.robots.discard(seat)
-                table.turn_started = time.time()
+                self._back(table, seat)
                 self._commit(table, force=True)
         self._kick(table)
         return table
@@ -333,8 +351,9 @@ class Tables(Keeping, Robots):
         it up; everybody who asks gets their own seat there, proven by their seat at this table."""
         table = await self.get(table_id)
         seat = self.authorize(table, body)
-        if not table.game.state.is_terminal():
+        if not table.over:
             raise ServeError(409, "a rematch can be asked for when the game is over")
+        mine = table.seats[seat].token_hash
         async with table.lock:
             if table.rematch is None:
                 spec = {"model": table.model_name, "options": dict(table.options), "claim": False,
@@ -342,18 +361,33 @@ class Tables(Keeping, Robots):
                         "pace_ms": int(round(table.pace * 1000)), "private": table.private, "hints": table.hints,
                         "turn_seconds": int(table.turn_timer)}
                 new, _, _ = await self.create(spec)
+                async with new.lock:  # every person's seat is kept for its player until they take it or give it up
+                    new.reserved = {i: s.token_hash for i, s in enumerate(table.seats) if s.human and s.token_hash}
+                    new.watch_key = table.watch_key  # whoever watched this game may watch the next
+                    for i in new.reserved:
+                        new.invites.pop(i, None)
+                    self._commit(new, force=True)
                 table.rematch = new.id
                 table._snap = None
                 self._commit(table, force=True)
         new = await self.get(table.rematch)
         async with new.lock:
             info = new.seats[seat]
-            if info.token_hash:
+            kept = new.reserved.get(seat)
+            if info.token_hash and (kept is None or not hmac.compare_digest(kept, mine or "")):
                 raise ServeError(409, "seat {seat} ({name}) of the rematch is taken already", seat=seat + 1, name=info.name)
-            token = secrets.token_urlsafe(18)
+            if body.get("give_up") is True:  # not playing again: the seat opens, by a new invite link
+                if kept is not None and not info.token_hash:
+                    new.reserved.pop(seat)
+                    new.invites[seat] = secrets.token_urlsafe(18)
+                    self._commit(new, force=True)
+                return new, seat, ""
+            token = secrets.token_urlsafe(18)  # (asked again by the same player: their seat, a fresh token)
             info.token_hash = hash_token(token)
+            self._start_if_full(new)
             new._snap = None
             self._commit(new, force=True)
+        self._kick(new)
         return new, seat, token
 
     # presence and the live dice selection ---------------------------------------------
@@ -390,8 +424,10 @@ class Tables(Keeping, Robots):
         st = g.state
         player, kept = st.player, st.kept
         ev = g.apply(action)  # IllegalActionError leaves the state as it was
-        table._pending.append(event_json(table.seq + len(table._pending) + 1, player, action, kept, st,
-                                          ev.points, ev.bonus))
+        out = event_json(table.seq + len(table._pending) + 1, player, action, kept, st, ev.points, ev.bonus)
+        if player in table.robots and not isinstance(action, Roll):
+            out["robot"] = True  # the computer's move for a person: logged and shown as the computer's
+        table._pending.append(out)
 
     def _roll_pending(self, table: Table) -> None:
         """Roll the dice for whoever is due now (rolls follow a decision at once)."""
@@ -405,7 +441,7 @@ class Tables(Keeping, Robots):
         if not pending and not force:
             return
         self.store.save(table.id, table.to_json() | {"seq": table.seq + len(pending)},
-                        table.game.state.is_terminal(), [(ev["seq"], ev) for ev in pending], self._drives(table))
+                        table.over, [(ev["seq"], ev) for ev in pending], self._drives(table))
         table.events.extend(pending)
         table._snap = None
         table.updated = time.time()

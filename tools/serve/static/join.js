@@ -10,7 +10,10 @@
     const name = form.querySelector("input[name=name]").value.trim();
     form.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     try {
-      const res = await Rulebook.post(`/api/tables/${form.dataset.table}/join`, name ? {seat, name} : {seat});
+      const body = {seat};
+      if (name) body.name = name;
+      if (form.dataset.key) body.key = form.dataset.key;  // the invite key: this link's one seat
+      const res = await Rulebook.post(`/api/tables/${form.dataset.table}/join`, body);
       Rulebook.remember(res.table, res.seat, res.token);
       location.href = `/t/${res.table}?lang=${form.dataset.lang}`;
     } catch (err) {

@@ -1,9 +1,9 @@
 /* The table page: draws the server's view of a table and sends this browser's decisions.
    The server decides everything; this script only shows what it says and asks it to act. */
 "use strict";
-(() => {
-  const boot = JSON.parse(document.getElementById("boot").textContent);
-  const T = boot.texts, M = boot.model, TABLE = boot.table;
+(async () => {
+  let boot = JSON.parse(document.getElementById("boot").textContent);
+  const TABLE = boot.table;
   const {el, fmt} = Rulebook;
   const $ = (id) => document.getElementById(id);
 
@@ -14,6 +14,27 @@
     history.replaceState(null, "", location.pathname + location.search);
   }
   const mine = boot.watch ? {} : Rulebook.seats(TABLE);
+  // a private table shows itself to one of its players only: the seat's token asks for the page's data
+  if (boot.locked) {
+    const s = Object.keys(mine)[0];
+    try {
+      if (s === undefined) throw new Error(boot.texts.no_access);
+      boot = await Rulebook.post(`/api/tables/${TABLE}/boot?lang=${boot.lang}`, {seat: Number(s), token: mine[s]});
+    } catch (err) {
+      $("turn").textContent = boot.texts.no_access;
+      document.body.classList.add("no-access");
+      return;
+    }
+    document.querySelector(".game-name").textContent = boot.model.name;
+    $("rules-link").href = boot.game.rules;
+    $("diagram-link").href = boot.game.diagram;
+    document.title = boot.model.name + " · rulebook";
+  }
+  const T = boot.texts, M = boot.model;
+  // how this page proves what it may see at a private table: the watch key, or a seat's token
+  const firstSeat = Object.keys(mine)[0];
+  const proof = boot.key ? `&key=${encodeURIComponent(boot.key)}`
+    : (firstSeat !== undefined ? `&seat=${firstSeat}&token=${encodeURIComponent(mine[firstSeat])}` : "");
 
   let state = boot.state;
   let lastSeq = state.seq;
@@ -44,7 +65,12 @@
 
   // the log ------------------------------------------------------------------------
   function eventText(ev) {
-    const player = (state.players[ev.player] || {}).name || "?";
+    const name = (state.players[ev.player] || {}).name || "?";
+    const player = ev.robot ? fmt(T.computer_for, {player: name}) : name;
+    const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+    return cap(eventSentence(ev, player));
+  }
+  function eventSentence(ev, player) {
     const dice = (d) => d.join(" ");
     switch (ev.type) {
       case "roll":
@@ -68,7 +94,8 @@
   }
   function addEvent(ev) {
     const log = $("log");
-    const li = el("li", {class: "ev ev-" + ev.type + (ev.player !== undefined ? " p" + (ev.player % 8) : ""),
+    const li = el("li", {class: "ev ev-" + ev.type + (ev.player !== undefined ? " p" + (ev.player % 8) : "")
+                           + (ev.robot ? " by-computer" : ""),
                          "data-seq": ev.seq, value: ev.seq, text: eventText(ev)});
     log.prepend(li);
     while (log.children.length > 80) log.lastElementChild.remove();
@@ -377,7 +404,7 @@
     $("winner").textContent = first.length > 1 ? fmt(T.tie, {total: first[0].total})
       : fmt(T.winner, {player: first[0].name, total: first[0].total});
     $("play-again").textContent = T.play_again;
-    $("rematch").textContent = T.rematch;
+    $("rematch").textContent = mineSeats().length ? T.rematch : T.watch_rematch;
     $("rematch").hidden = !mineSeats().length && !state.rematch;
     $("rematch-note").hidden = !state.rematch;
     $("rematch-note").textContent = state.rematch ? T.rematch_ready : "";
@@ -447,6 +474,110 @@
     const standIn = (state.stand_in || []).map((i) => state.players[i].name);
     $("stand-in").hidden = !standIn.length;
     $("stand-in").textContent = standIn.length ? fmt(T.stand_in, {player: standIn.join(", ")}) : "";
+    drawReturn();
+    drawVotes();
+    drawStart();
+  }
+
+  // back from the computer: what it did for me while I was away
+  const wasRobot = {};
+  function drawReturn() {
+    mineSeats().forEach((s) => {
+      const now = state.players[s].robot;
+      if (wasRobot[s] && !now) {
+        const moves = [...$("log").children].filter((li) => li.classList.contains("by-computer")
+                                                      && li.classList.contains("p" + (s % 8)) && Number(li.dataset.seq) > wasRobot[s].from);
+        const note = $("returned");
+        note.replaceChildren(el("p", {text: fmt(one(T.returned, moves.length), {n: moves.length})}));
+        if (moves.length) note.append(el("ul", {}, ...moves.reverse().map((li) => el("li", {text: li.textContent}))));
+        note.hidden = false;
+      }
+      if (now && !wasRobot[s]) wasRobot[s] = {from: booted ? state.seq - 1 : 0};  // (on arrival: all it did)
+      if (!now) delete wasRobot[s];
+    });
+  }
+  // any click or key of mine on my own page takes my seat back from the computer at once
+  let takingBack = false;
+  async function takeBack() {
+    const s = mineSeats().find((i) => state.players[i].robot);
+    if (s === undefined || takingBack) return;
+    takingBack = true;
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/back`, {seat: s, token: mine[String(s)]});
+      setState(res.state);
+    } catch (err) { refuse(err.message); } finally { takingBack = false; }
+  }
+  document.addEventListener("pointerdown", () => { if (!boot.watch) takeBack(); }, true);
+  document.addEventListener("keydown", () => { if (!boot.watch) takeBack(); }, true);
+
+  // a table without a timer: the others vote to let the computer play an absent seat, or to end the game
+  function drawVotes() {
+    const box = $("votes");
+    const me = mineSeats();
+    const absent = state.players.map((p, i) => i).filter((i) => {
+      const p = state.players[i];
+      return p.kind === "human" && !p.open && !p.present && !p.robot && !me.includes(i);
+    });
+    box.hidden = boot.watch || !me.length || state.terminal || state.turn_timer > 0 || !absent.length;
+    if (box.hidden) return;
+    const voted = (key) => (state.votes[key] || []);
+    const row = (key, label, body) => {
+      const n = voted(key).length;
+      const b = el("button", {type: "button", class: "button small", "data-vote": key, "data-focus": "vote-" + key,
+                              disabled: voted(key).includes(me[0]), text: label,
+                              onclick: () => vote(body)});
+      return el("li", {}, b, n ? " " + fmt(one(T.votes_n, n), {n}) : "");
+    };
+    box.replaceChildren(el("p", {text: fmt(T.vote_why, {player: absent.map((i) => state.players[i].name).join(", ")})}),
+      el("ul", {}, ...absent.map((i) => row("robot:" + i, fmt(T.vote_robot, {player: state.players[i].name}),
+                                            {vote: "robot", for: i})),
+         row("end", T.vote_end, {vote: "end"})));
+  }
+  async function vote(body) {
+    const s = mineSeats()[0];
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/vote`, {seat: s, token: mine[String(s)], ...body});
+      setState(res.state);
+    } catch (err) { refuse(err.message); }
+  }
+  // a table whose clock waits for its seats: a player may start it with the computer in the empty seats
+  function drawStart() {
+    const box = $("start");
+    const open = state.players.filter((p) => p.open && !p.reserved).length;
+    box.hidden = boot.watch || !mineSeats().length || state.started || state.terminal || !open;
+    if (!box.hidden) { $("start-text").textContent = T.waiting_start; $("start-now").textContent = T.start_now; }
+  }
+  $("start-now").addEventListener("click", async () => {
+    const s = mineSeats()[0];
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/start`, {seat: s, token: mine[String(s)]});
+      setState(res.state);
+    } catch (err) { refuse(err.message); }
+  });
+
+  // the links a player may pass on: watch, and one invite per open seat (a new one revokes the old)
+  function drawInvites(links) {
+    $("watch-link").value = links.watch;
+    if ((links.invites || []).length && !drawInvites.shown) { $("invite").open = true; drawInvites.shown = true; }  // seats to fill: shown open
+    const list = $("invite-links");
+    list.replaceChildren();
+    (links.invites || []).forEach((inv, k) => {
+      const id = "invite-" + inv.seat;
+      const copy = el("button", {type: "button", class: "button small copy", "data-for": id, text: T.copy});
+      copy.addEventListener("click", () => copyLink(copy));
+      list.append(el("p", {class: "invite-row"},
+        el("span", {class: "label", id: id + "-label", text: fmt(T.invite_for, {seat: inv.seat + 1, player: inv.name})}),
+        el("span", {class: "link-row"}, el("input", {readonly: true, id, value: inv.url, "aria-labelledby": id + "-label"}),
+           copy, el("button", {type: "button", class: "button small", "data-revoke": inv.seat, text: T.new_invite,
+                               onclick: () => revoke(inv.seat)}))));
+    });
+  }
+  async function revoke(seat) {
+    const s = mineSeats()[0];
+    try {
+      const res = await Rulebook.post(`/api/tables/${TABLE}/invite`, {seat: s, token: mine[String(s)], for: seat});
+      drawInvites(res.links);
+    } catch (err) { refuse(err.message); }
   }
   function drawTimer() {
     const t = $("timer");
@@ -457,17 +588,15 @@
     t.classList.toggle("bad", left <= 10);
   }
   setInterval(drawTimer, 1000);
-  $("take-back").addEventListener("click", async () => {
-    const s = mineSeats().find((i) => state.players[i].robot);
-    if (s === undefined) return;
-    try {
-      const res = await Rulebook.post(`/api/tables/${TABLE}/back`, {seat: s, token: mine[String(s)]});
-      setState(res.state);
-    } catch (err) { refuse(err.message); }
-  });
+  $("take-back").addEventListener("click", takeBack);
   $("rematch").addEventListener("click", async () => {
     const s = mineSeats()[0];
-    if (s === undefined) { if (state.rematch) location.href = `/t/${state.rematch}/watch?lang=${boot.lang}`; return; }
+    const key = boot.key ? `&key=${encodeURIComponent(boot.key)}` : "";  // a rematch is watched with the same key
+    if (s === undefined) { if (state.rematch) location.href = `/t/${state.rematch}/watch?lang=${boot.lang}${key}`; return; }
+    if (state.rematch && Object.keys(Rulebook.seats(state.rematch)).length) {  // asked before: my seat there
+      location.href = `/t/${state.rematch}?lang=${boot.lang}`;
+      return;
+    }
     try {
       const res = await Rulebook.post(`/api/tables/${TABLE}/rematch`, {seat: s, token: mine[String(s)]});
       Rulebook.remember(res.table, res.seat, res.token);
@@ -570,21 +699,35 @@
       list.append(el("li", {}, el("span", {class: "hlabel", text: label}), " ",
                      el("span", {class: "hvalue", text: o.value.toFixed(1)}), " ",
                      el("button", {type: "button", class: "button small", text: T.hint_do,
-                                   onclick: () => (o.type === "write" ? write(o.box) : send(o.action))})));
+                                   onclick: async () => {
+                                     keepFocus("hint");  // focus stays on the hint button, not the page
+                                     await (o.type === "write" ? write(o.box) : send(o.action));
+                                     keepFocus("hint"); restoreFocus();
+                                   }})));
     });
     box.append(list);
     box.hidden = false;
   });
+  async function copyLink(b) {
+    const input = $(b.dataset.for);
+    try { await navigator.clipboard.writeText(input.value); } catch (e) { input.select(); document.execCommand("copy"); }
+    b.textContent = T.copied;
+    setTimeout(() => { b.textContent = T.copy; }, 1500);
+  }
   document.querySelectorAll("button.copy").forEach((b) => {
     b.textContent = T.copy;
-    b.addEventListener("click", async () => {
-      const input = $(b.dataset.for);
-      try { await navigator.clipboard.writeText(input.value); } catch (e) { input.select(); document.execCommand("copy"); }
-      b.textContent = T.copied;
-      setTimeout(() => { b.textContent = T.copy; }, 1500);
-    });
+    b.addEventListener("click", () => copyLink(b));
+  });
+  drawInvites(boot.links);
+  // the single-key shortcuts can be turned off (WCAG 2.1.4); the choice is kept in this browser
+  const SHORTCUTS = "rulebook.shortcuts";
+  const shortcutsBox = $("shortcuts-on");
+  shortcutsBox.checked = localStorage.getItem(SHORTCUTS) !== "off";
+  shortcutsBox.addEventListener("change", () => {
+    try { localStorage.setItem(SHORTCUTS, shortcutsBox.checked ? "on" : "off"); } catch (e) { /* this page only */ }
   });
   document.addEventListener("keydown", (e) => {
+    if (!shortcutsBox.checked) return;
     if (e.target.closest("input, textarea, select")) return;
     const me = mySeat();
     if (me === null || !state.step) return;
@@ -607,7 +750,7 @@
   let delay = 500;
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}&lang=${document.documentElement.lang}`);
+    ws = new WebSocket(`${proto}//${location.host}/ws/tables/${TABLE}?since=${lastSeq}&lang=${document.documentElement.lang}${proof}`);
     ws.onopen = () => {
       delay = 500;
       $("conn").hidden = true;
@@ -639,11 +782,13 @@
     };
   }
 
+  let booted = false;
   boot.events.forEach(addEvent);
   wasKept = [];
   for (const ev of boot.events) { if (ev.type === "roll") wasKept = ev.kept || []; if (ev.type === "write") wasKept = []; }
   rolled = false;
   setState(state);
   draw();
+  booted = true;
   connect();
 })();
