@@ -128,6 +128,7 @@ def test_a_table_without_a_timer_is_finished_by_a_vote_of_the_others(people):
     table = online_table(ann)
     take_seat(bea, ann.page.locator("#invite-1").input_value())
     page = ann.page
+    wait_js(page, "document.querySelectorAll('#sheet thead .presence.here').length === 2")
     assert page.locator("#votes").is_hidden()  # everybody is here: nothing to vote on
     bea.page.close()  # Bea leaves, and the table has no timer
     wait_js(page, "!document.getElementById('votes').hidden")

@@ -58,13 +58,18 @@ const RulebookSteps = (() => {
 
   /* Make every step of the inline diagram tappable; `steps` maps step ids to their texts. */
   function bind(svg, steps, panel, texts) {
+    // the steps are buttons now: the picture is a group of them, not an image (no buttons inside an image)
+    const figure = svg.closest("figure");
+    if (figure && figure.getAttribute("role") === "img") figure.setAttribute("role", "group");
+    svg.setAttribute("role", "group");
     svg.querySelectorAll("g.node, g.cluster").forEach((g) => {
       const id = stepOf(g);
       if (!id || !steps[id]) return;
       g.classList.add("tappable");
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
-      g.setAttribute("aria-label", steps[id].name);
+      // (its name is the text it shows, as a button's is)
+      g.querySelectorAll("title").forEach((t) => t.remove());
       g.dataset.step = id;
       const show = (e) => {
         if (e) e.stopPropagation();

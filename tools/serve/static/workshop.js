@@ -41,11 +41,15 @@
   });
   function leaving(on) {
     editor.setOption("extraKeys", on ? {...keys, Tab: false, "Shift-Tab": false} : keys);
+    editor.getScrollerElement().setAttribute("tabindex", on ? "-1" : "0");
     document.body.classList.toggle("editor-escaped", on);
   }
   editor.on("keydown", (cm, e) => { if (!["Escape", "Tab", "Shift"].includes(e.key)) leaving(false); });
   editor.on("blur", () => leaving(false));
   editor.getInputField().setAttribute("aria-describedby", "editor-help");
+  // the scrolling area can be reached by keyboard (arrows scroll it); skipped on the way out after Esc
+  editor.getScrollerElement().setAttribute("tabindex", "0");
+  editor.getScrollerElement().setAttribute("aria-label", $("source").getAttribute("aria-label"));
   editor.setSize(null, "70vh");
   window.workshopEditor = editor;  // for people poking at the page, and for tests
 
