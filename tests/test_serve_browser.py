@@ -191,9 +191,9 @@ def test_two_browsers_play_one_table_and_a_third_watches(server, people):
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
     wait_js(page, "document.body.classList.contains('my-turn')")
     assert "Waiting" not in page.locator("#turn").inner_text()
-    join = page.input_value("#join-link")
+    join = page.input_value("#invite-1")  # a private table: an invite link for seat 2, a watch link, each its key
     watch = page.input_value("#watch-link")
-    assert join.endswith("/join") and watch.endswith("/watch")
+    assert "/join?seat=1&key=" in join and "/watch?key=" in watch
 
     # Bea joins from her own browser; Eve watches from a third
     bea.page.goto(join)
@@ -264,8 +264,14 @@ def test_a_forged_token_in_the_browser_is_refused_and_shown(server, people, erro
     url = ann.page.url
     table = url.rstrip("/").split("/t/")[1].split("?")[0]
     before = ann.sheet_text()
-    # Mallory claims to hold seat 0 with a made-up token
+    # Mallory claims to hold seat 0 with a made-up token: a private table shows her nothing
     mallory.page.goto(f"{url.split('?')[0]}#seat=0&token=forged-token-0000000000")
+    wait_js(mallory.page, "document.body.classList.contains('no-access')")
+    assert mallory.page.locator("#sheet td").count() == 0 and "private" in mallory.page.locator("#turn").inner_text()
+    # and at a public table her move is refused with the reason
+    public = ann.page.evaluate("""Rulebook.post('/api/tables', {model: 'yacht', pace_ms: 0,
+        seats: [{name: 'Ann', kind: 'human'}, {name: 'Bot', kind: 'greedy'}]})""")["table"]
+    mallory.page.goto(f"{server}/t/{public}?lang=en#seat=0&token=forged-token-0000000000")
     wait_js(mallory.page, "document.body.classList.contains('my-turn')")
     mallory.page.locator("#sheet button.write").first.click()
     refused = mallory.page.locator("#refused")
