@@ -130,3 +130,9 @@ def test_waits_are_said_as_people_say_them():
     assert q.hit("a") == 0 and q.hit("a") > 0
     q.give_back("a")
     assert q.hit("a") == 0
+
+
+def test_the_german_stale_move_message_is_said_once():
+    from rulebook.tools.i18n import translator
+    de = translator("de").gettext("this move was made at position {seq}, but the table is at {now} now; nothing was changed")
+    assert de == "dieser Zug wurde in Stellung {seq} gemacht, aber der Tisch ist jetzt bei {now}; nichts wurde geändert"
