@@ -243,3 +243,59 @@ def test_axe_finds_nothing_serious_on_any_page(people, server, width):
         if width < 400:
             assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), name
     assert found == {name: [] for name in pages}, found
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two CSS colours 'rgb(r, g, b)'."""
+    def lum(c: str) -> float:
+        parts = [int(x) / 255 for x in re.findall(r"\d+", c)[:3]]
+        lin = [p / 12.92 if p <= 0.03928 else ((p + 0.055) / 1.055) ** 2.4 for p in parts]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_keyboard_leaves_the_editor_sees_held_dice_keeps_focus_after_a_hint_and_turns_shortcuts_off(people, server):
+    me = people()
+    page = me.page
+    # the editor: Tab indents; Esc, then Tab, leaves it (documented under it)
+    page.goto(f"{server}/?lang=en")
+    page.locator("#game-yacht form.edit-copy button").click()
+    page.wait_for_url(re.compile(r"/w/"))
+    assert "Esc, then Tab" in page.locator("#editor-help").inner_text()
+    page.locator(".CodeMirror-code").click()
+    inside = "document.activeElement.closest('.CodeMirror') !== null"
+    page.keyboard.press("Tab")
+    assert page.evaluate(inside)
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(inside)
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert not page.evaluate(inside)
+    # the dice: a held die that has the focus shows a ring of at least 3:1 against the felt
+    table = me.new_table()
+    assert me.wait_turn_or_end() == "turn"
+    page.focus("#dice .die[data-index='0']")
+    page.keyboard.press("Space")
+    assert page.locator("#dice .die.held").count() == 1
+    ring = page.evaluate("(() => { const s = getComputedStyle(document.activeElement);"
+                         " return [s.outlineStyle, s.outlineColor, s.outlineWidth]; })()")
+    felt = "rgb(31, 111, 74)"  # --felt
+    assert ring[0] == "solid" and float(ring[2].rstrip("px")) >= 2 and contrast(ring[1], felt) >= 3, ring
+    # shortcuts can be turned off: then "1" does nothing
+    page.locator("#shortcuts summary").click()
+    page.uncheck("#shortcuts-on")
+    page.focus("#roll")
+    page.keyboard.press("2")
+    assert page.locator("#dice .die.held").count() == 1
+    page.check("#shortcuts-on")
+    page.focus("#roll")
+    page.keyboard.press("2")
+    assert page.locator("#dice .die.held").count() == 2
+    # a hint is said in a live region; after "Do it" the focus stays on the page's controls
+    assert page.locator("#hint").get_attribute("aria-live") == "polite"
+    seq = me.state(table)["seq"]
+    page.click("#hint-button")
+    page.locator("#hint button").first.click()
+    wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) > {seq}")
+    wait_js(page, "document.activeElement && document.activeElement !== document.body")
