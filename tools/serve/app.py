@@ -232,7 +232,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         name = request.path_params["name"]
         path = static.get(name)
         if path is None:
-            raise ServeError(404, f"there is no file '{name[:60]}'")
+            raise ServeError(404, "there is no file '{file}'", file=name[:60])
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind in ("application/javascript",):
             kind += "; charset=utf-8"
@@ -247,12 +247,12 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         try:
             files = await asyncio.to_thread(store_box["rules"].files)
         except Exception as exc:  # noqa: BLE001 - e.g. no Graphviz
-            raise ServeError(503, f"the rule pages cannot be built here: {getattr(exc, 'message', exc)}") from None
+            raise ServeError(503, "the rule pages cannot be built here: {reason}", reason=getattr(exc, "message", exc)) from None
         if name == "":
             name = "index.html"
         text = files.get(name)
         if text is None:
-            raise ServeError(404, f"there is no rule page '{name[:60]}'")
+            raise ServeError(404, "there is no rule page '{page}'", page=name[:60])
         kind = mimetypes.guess_type(name)[0] or "text/plain"
         if name.endswith(".yaml"):
             kind = "text/plain"

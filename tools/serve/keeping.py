@@ -86,7 +86,7 @@ class Keeping:
             table = await anyio.to_thread.run_sync(self._restore, table_id, data)
         except (KeyError, TypeError, ValueError, RulebookError) as exc:
             message = exc.message if isinstance(exc, RulebookError) else f"{exc.__class__.__name__}"
-            raise ServeError(409, f"table {table_id} cannot be continued: {message}") from None
+            raise ServeError(409, "table {table} cannot be continued: {reason}", table=table_id, reason=message) from None
         if table_id in self._tables:
             return self._tables[table_id]
         self._tables[table_id] = table

@@ -67,8 +67,8 @@ class Tables(Keeping, Robots, Seating):
         if isinstance(name, str) and name.startswith("copy:") and self.copy_source is not None:
             return self._copy_model(name, options)
         if not isinstance(name, str) or name not in bundled_models():
-            raise ServeError(404, f"there is no game '{clip(name)}'",
-                             f"games: {', '.join(bundled_models())}")
+            raise ServeError(404, "there is no game '{game}'", "games: {games}", game=clip(name),
+                             games=", ".join(bundled_models()))
         key = (name, tuple(sorted((options or {}).items())))
         with self._models_lock:
             model = self._models.get(key)

@@ -100,7 +100,7 @@ async def read_json(request: Request) -> Any:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         # a cross-site form cannot send this type without the browser asking first (CORS)
-        raise ServeError(415, f"send the request body as application/json, not '{kind[:40] or 'nothing'}'")
+        raise ServeError(415, "send the request body as application/json, not '{kind}'", kind=kind[:40] or "nothing")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise ServeError(413, "the request body is larger than {kib} KiB", kib=MAX_BODY // 1024)
