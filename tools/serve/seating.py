@@ -12,8 +12,8 @@ import secrets
 import time
 from typing import Any
 
-from ...interpreter.bots import GreedyBot
-from ...interpreter.game import Seat
+from ...interpreter.players.greedy import GreedyBot
+from ...interpreter.play.game import Seat
 from .errors import ServeError
 from .table import Table, hash_token
 

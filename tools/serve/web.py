@@ -13,8 +13,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.websockets import WebSocket
 
-from ...interpreter.loader import bundled_models
-from ...interpreter.model import LANGUAGES
+from ...interpreter.model.loader import bundled_models
+from ...interpreter.model.frozen import LANGUAGES
 from ..i18n import translator
 from . import limits as bounded
 from .limits import host_allowed
