@@ -20,10 +20,10 @@ def solver_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
     solve._SPACES.clear()  # a table solved by an earlier test lives in memory, not in this cache folder
     bulk._PLANS.clear()
-    bulk._POLICY_TRIED.clear()
+    policy._BUILT.clear()
     yield
     bulk._PLANS.clear()
-    bulk._POLICY_TRIED.clear()
+    policy._BUILT.clear()
 
 
 def _games(model, games):
@@ -68,3 +68,28 @@ def test_columns_totals_are_the_scorers():
     from rulebook.interpreter.play.columns import seat_totals
     seat = bulk.play_block(model, ["optimal"], 500, 2, 0)[0]
     assert seat_totals(model, scorer, bulk._space_of(model), seat)[2]  # once per final state, no game-by-game fallback
+
+
+def test_decisions_from_the_policy_tables_are_the_planned_ones():
+    import random
+    from rulebook.interpreter.engine.state import CHANCE, GameState
+    from rulebook.interpreter.players.base import PlannerBot
+    from rulebook.interpreter.players.optimal import OptimalBot
+    model = load_model("yacht")
+    bulk.plans_for(model, "optimal", build_policy=True)
+    decider = policy.decider_for(model)
+    assert decider is not None
+    bot = OptimalBot(model)
+    rng = random.Random(4)
+    asked = 0
+    for _ in range(20):
+        state = GameState(model, ["cpu"])
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            made = decider.choose(state)
+            assert made is not None and made == PlannerBot.choose(bot, state)
+            state.apply(made)
+            asked += 1
+    assert asked > 20 * 12

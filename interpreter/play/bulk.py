@@ -237,13 +237,13 @@ def plans_for(model: Model, kind: str, build_policy: bool = False) -> Plans:
             space = Space(model)
             values = np.zeros((1 << space.n) * space.F)
         _PLANS[key] = Plans(space, values)
-    if kind == "optimal" and _PLANS[key].keep is None and (build_policy or key not in _POLICY_TRIED):
-        _POLICY_TRIED.add(key)
-        _with_policy(model, _PLANS[key], build_policy)
-    return _PLANS[key]
+    plans = _PLANS[key]
+    if kind == "optimal" and plans.keep is None and (build_policy or not plans.policy_tried):
+        plans.policy_tried = True
+        _with_policy(model, plans, build_policy)
+    return plans
 
 
-_POLICY_TRIED: set = set()
 POLICY_GAMES = 50_000  # from this many games on, bulk play builds the policy tables first (about 2 solves' work)
 
 

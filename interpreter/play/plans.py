@@ -38,6 +38,7 @@ class Plans:
         self.index: dict[int, int] = {}
         self.dense: np.ndarray | None = None  # slot per state, where the states are few enough (DENSE_SLOTS)
         self.keep: np.ndarray | None = None  # a policy table (policy.py): keep per (slot, rerolls left, roll)
+        self.policy_tried = False  # whether stored policy tables were looked for
         self.used = 0
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
         self.candidates = np.ascontiguousarray(tt.sub_index[:, ::-1])
@@ -106,7 +107,7 @@ class Plans:
 
     def use_policy(self, tables) -> None:
         """Read boxes and keeps from policy tables (policy.py) instead of planning."""
-        self.dense, self.box, self.keep = tables
+        self.dense, self.box, self.keep = (t.view(np.ndarray) for t in tables)  # (memory maps read as plain arrays)
         self.used = len(self.box)
 
     def _dense_slots(self, states: np.ndarray) -> np.ndarray:

@@ -17,6 +17,15 @@ class OptimalBot(PlannerBot):
     def write_table(self, state: GameState, roll_number: int | None = None):
         return table_for(self.space, self.table.values, state, roll_number)
 
+    def choose(self, state: GameState):
+        """From the policy tables where they are stored (solver/policy.py: microseconds), else the turn's plan."""
+        decider = self.__dict__.get("_decider", False)
+        if decider is False:
+            from ..solver.policy import decider_for
+            decider = self._decider = decider_for(self.space.model)
+        made = decider.choose(state) if decider is not None else None
+        return made if made is not None else super().choose(state)
+
     def _make_plan(self, state: GameState):
         """The turn's plan from the compiled planner (turnplan.py) where it can, else the numpy way."""
         planner = self.__dict__.get("_planner")

@@ -99,4 +99,77 @@ def build(plans, table_path: Path | None, digest: str, progress=None):
             os.replace(tmp, p["head"])
         except OSError:
             pass  # a cache folder that cannot be written: the tables stay in memory for this run
+    from .cache import cache_key
+    _BUILT[cache_key(space.model)] = (slot, box, keep)
     return slot, box, keep
+
+
+_BUILT: dict = {}  # the policy tables built in this process, by the model's cache key (a table kept in memory has no files)
+
+
+class Decider:
+    """Single optimal decisions read from policy tables: the state's slot, then one byte.
+
+    `choose(state)` is the action `PlannerBot.choose` takes (the same tie-breaks, they were stored
+    from the same plans), or None where the tables do not answer (another kind of step, a model
+    bulk play does not take): the caller then plans as before."""
+
+    def __init__(self, model, space, tables):
+        from ..engine.actions import Keep, Stop, Write
+        from .writetable import encode
+        self.space, self.encode = space, encode
+        self.dense, self.box, self.keep = (t.view(np.ndarray) for t in tables)
+        self.Keep, self.Stop, self.Write = Keep, Stop, Write
+        self.roll_index, self.keeps = space.tt.roll_index, space.tt.keeps
+        self.cand = space.tt.sub_index[:, ::-1].tolist()  # (bulk play's candidates: larger keeps first)
+        self.boxes = list(space.boxes)
+        self.n_dice = model.n_dice
+        self.radix, self.F = space.radix, space.F
+        self.last_roll = space.last_roll
+        self._quick = self._slot = None
+
+    def slot(self, sheet) -> int:
+        quick = tuple(sheet.items())
+        if quick != self._quick:
+            mask, fvals = self.encode(self.space, sheet)
+            idx = mask * self.F + sum(v * r for v, r in zip(fvals, self.radix))
+            self._quick, self._slot = quick, int(self.dense[idx])
+        return self._slot
+
+    def choose(self, state):
+        step = state.step()
+        kind = step.kind if step is not None else None
+        if kind not in ("keep", "write"):
+            return None
+        s = self.slot(state.sheets[state.player])
+        if s < 0:
+            return None
+        r = self.roll_index[state.dice]
+        if kind == "write":
+            return self.Write(self.boxes[int(self.box[s, r])])
+        j = self.last_roll - state.roll_number  # (bulk play takes turns of a fixed shape: `state.rolls_left()`)
+        if j < 1:
+            return None
+        best = self.keeps[self.cand[r][int(self.keep[s, j - 1, r])]]
+        if len(best) == self.n_dice and step.can_stop:
+            return self.Stop()
+        return self.Keep(best)
+
+
+def decider_for(model) -> Decider | None:
+    """A Decider for the optimal bot on `model`, if its policy tables are stored (only bulk play builds
+    them, for the models it takes; never built here)."""
+    from .cache import cache_path
+    from .solve import solved
+    from .tablefile import BadTable, read_header
+    from .cache import cache_key
+    space, _table = solved(model)
+    tables = _BUILT.get(cache_key(model))
+    path = cache_path(model)
+    try:
+        digest = read_header(path).digest
+    except BadTable:
+        digest = None
+    if tables is None and digest is not None and space.binary:
+        tables = load(path, digest)
+    return Decider(model, space, tables) if tables is not None else None
