@@ -315,6 +315,10 @@ def features(model: Model) -> list[Feature]:
                         else:  # value(b) >= t, > t, < t, <= t: whether it holds t (or t + 1) or more
                             atleast.add((us[0], other + 1 if op in (">", "<=") else other))
                         continue
+                most = largest(model, name)
+                if need > most + 1:  # a threshold no sheet can reach: clipped to the most the total can hold, + 1
+                    model.__dict__.setdefault("_clipped", set()).add(name)
+                    need = most + 1
                 caps[name] = max(caps.get(name, 0), need)  # a total (or the sum of several entries), capped
     return ([Feature("total", s, c) for s, c in sorted(caps.items())]
             + [Feature("equals", b, c) for b, c in sorted(equals)]

@@ -120,7 +120,7 @@ class Space:
         self.end_bonuses = [b for b in model.bonuses if b.when == "end"]
         self._trees()
         for f in self.feats:  # a quantity read as a number must never reach its cap
-            if f.kind == "total" and f.name in model.__dict__.get("_exact", ()):
+            if f.kind == "total" and f.name in set(model.__dict__.get("_exact", ())) | model.__dict__.get("_clipped", set()):
                 most = sum(max(self.possible_points[u]) * self.uses[u] for u in self.quantity[f.name])
                 if most >= f.limit:
                     raise NotSolvable("{name} can reach {most}, more than the solver expected; compare it with "
