@@ -33,6 +33,9 @@ def add_arguments(p) -> None:
                         "a table larger than this is memory-mapped from the cache")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="worker processes (default: every core this process may use)")
+    p.add_argument("--distribution", action="store_true",
+                   help="also the exact distribution of the final score under optimal play: its percentiles, "
+                        'and with --json the key "distribution" (final score -> probability)')
     p.add_argument("--lang", default=None)
     add_option_argument(p)
 
@@ -91,6 +94,13 @@ def run(args) -> int:
         print(error_text(stop, lang), file=sys.stderr)
         return 130
     seconds = time.perf_counter() - start
+    dist = None
+    if args.distribution:
+        from ...interpreter.solver.distribution import score_distribution, summary
+        began = time.perf_counter()
+        dist = score_distribution(space, table.values)
+        dist_seconds = time.perf_counter() - began
+        dist_mean, percentiles = summary(dist)
     if args.json:
         # what the value is: the expected grand total, also where the game ranks by a score of its own
         out = {"expected_score": round(table.expected_score, 6), "maximizes": "expected grand total",
@@ -100,6 +110,10 @@ def run(args) -> int:
         if estimate is not None:
             out.update(estimated_seconds=round(estimate.seconds, 1), table_bytes=estimate.table_bytes,
                        jobs=estimate.jobs)
+        if dist is not None:
+            out.update(distribution={str(k): v for k, v in dist.items()}, distribution_mean=round(dist_mean, 6),
+                       percentiles={str(q): v for q, v in percentiles.items()},
+                       distribution_seconds=round(dist_seconds, 3))
         print(json.dumps(out))
         return 0
     opts = options_text(model, lang)
@@ -113,6 +127,11 @@ def run(args) -> int:
     if abs(seconds - table.seconds) >= 0.5:
         line += " " + _("(read from the cache in {seconds} s)").format(seconds=number(seconds, lang, 2))
     print(line)
+    if dist is not None:
+        values = ", ".join(f"{q} %: {number(v, lang)}" for q, v in percentiles.items())
+        print(_("exact distribution of the final score with optimal play (percentiles): {values}").format(values=values))
+        print(_("computed in {seconds} s from the table, the mean {mean}").format(
+            seconds=number(dist_seconds, lang, 1), mean=number(dist_mean, lang, 4)))
     if not args.no_cache:
         print(_("table: {path}").format(path=cache_path(model)))
     return 0

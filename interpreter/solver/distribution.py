@@ -1,0 +1,185 @@
+"""The exact distribution of the final score under the optimal player, by forward density evolution.
+
+Start from the empty sheet with probability 1. Layer by layer (k = entries written), every
+turn-start state carries a histogram of the points gained so far. The turn's chance and the optimal
+player's decisions (the keeps and the box of `turnplan.Planner`, with the bot's tie rules: a tie
+keeps more dice, and writes into the first box on the sheet) send each state's mass to the states
+of layer k + 1, the histogram shifted by the points and write bonus of each write. At the full
+sheets the end bonuses are added: the mass at each final score is its probability.
+Vectorized with numpy over the states of a layer; nothing is sampled.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.errors import UsageError
+
+CHUNK = 4096  # states planned at once
+
+
+def _whole(x: np.ndarray) -> np.ndarray:
+    out = np.rint(x)
+    if not np.allclose(out, x, atol=1e-9, rtol=0):
+        raise UsageError("The exact score distribution needs whole points, and this model scores fractions.")
+    return out.astype(np.int64)
+
+
+def score_distribution(space, values: np.ndarray) -> dict[int, float]:
+    """{final score: probability} under the optimal player of the table `values` of `space`."""
+    from .turnplan import Planner
+    planner = Planner(space, values)
+    if not planner.usable:
+        raise UsageError("The exact score distribution needs the compiled planner (numba) and a model whose "
+                         "points do not depend on the roll number; here one of them is missing.")
+    kp = planner.kplan
+    w, t = kp.write, kp.turn
+    tt = space.tt
+    R, K = len(tt.rolls), len(t.adds)
+    n_dice = len(t.size_start) - 2
+    full0 = int(t.size_start[n_dice])
+    sub = tt.sub_index[:, ::-1]  # largest keeps first: a tie keeps more dice (as PlannerBot)
+    # rolls whose write reads the sheet: (box, roll) -> its entry in bq_*
+    bq_at = np.full((w.row.shape[1], R), -1, dtype=np.int64)
+    bq_at[w.bq_box, w.bq_roll] = np.arange(len(w.bq_box))
+    gains = _whole(w.gain[0][np.isfinite(w.gain[0])])  # checks only
+    del gains
+    # the current layer: sorted state indexes and their histograms of points so far
+    idx_now = np.array([0], dtype=np.int64)
+    masks_now = np.zeros(1, dtype=np.int64)
+    feats_now = np.zeros((1, len(space.feats)), dtype=np.int64)
+    hist = np.ones((1, 1))
+    for k in range(_entries(space)):
+        out_idx, out_s, out_g, out_m = [], [], [], []
+        for lo in range(0, len(idx_now), CHUNK):
+            sl = slice(lo, lo + CHUNK)
+            ni, si, g, m = _turn(planner, masks_now[sl], feats_now[sl], idx_now[sl], sub, bq_at, R, K, full0)
+            out_idx.append(ni)
+            out_s.append(si + lo)
+            out_g.append(g)
+            out_m.append(m)
+        ni, si, g, m = (np.concatenate(a) for a in (out_idx, out_s, out_g, out_m))
+        g = _whole(g)
+        if len(g) and g.min() < 0:
+            raise UsageError("The exact score distribution needs writes that never take points away, "
+                             "and this model has some.")
+        nxt, inv = np.unique(ni, return_inverse=True)
+        # one entry per (next state, state, points): the rolls that lead alike are added up first
+        gmin = int(g.min())
+        G = int(g.max()) - gmin + 1
+        key = (inv.astype(np.int64) * len(idx_now) + si) * G + (g - gmin)
+        key, at = np.unique(key, return_inverse=True)
+        m = np.bincount(at, weights=m, minlength=len(key))
+        gk = key % G + gmin
+        si = (key // G) % len(idx_now)
+        rows = key // G // len(idx_now)
+        nz = hist > 0
+        first = np.argmax(nz, axis=1)
+        last = hist.shape[1] - 1 - np.argmax(nz[:, ::-1], axis=1)
+        new = np.zeros((len(nxt), hist.shape[1] + max(0, int(g.max()))))
+        _spread_fn()(hist, first, last, si, rows, gk, m, new)
+        idx_now, hist = nxt, new
+        masks_now, feats_now = _decode(space, nxt)
+    end = _whole(space.end_values(masks_now, feats_now))
+    lo = min(0, int(end.min()))
+    total = np.zeros(hist.shape[1] + int(end.max()) - lo)
+    for ev in np.unique(end):
+        total[ev - lo:ev - lo + hist.shape[1]] += hist[end == ev].sum(axis=0)
+    return {int(s) + lo: float(p) for s, p in enumerate(total) if p > 0}
+
+
+def _spread(hist, first, last, src, dst, gain, mass, new):  # pragma: no cover (compiled)
+    for i in range(src.shape[0]):
+        s = src[i]
+        row = dst[i]
+        off = gain[i]
+        p = mass[i]
+        for x in range(first[s], last[s] + 1):
+            new[row, x + off] += p * hist[s, x]
+    return 0
+
+
+_SPREAD = None
+
+
+def _spread_fn():
+    """The spread of histograms, compiled by numba (the planner needs numba already)."""
+    global _SPREAD
+    if _SPREAD is None:
+        from .kernel import jit
+
+        def signatures(numba):
+            i64, f64 = numba.int64, numba.float64
+            a1 = i64[::1]
+            return [i64(f64[:, ::1], a1, a1, a1, a1, a1, f64[::1], f64[:, ::1])]
+        _SPREAD = jit(_spread, signatures)
+    return _SPREAD
+
+
+def _entries(space) -> int:
+    return len(space.level_counts()) - 1
+
+
+def _decode(space, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, feature values) of state indexes (index = code * F + Σ feature * radix)."""
+    masks = idx // space.F
+    rest = idx % space.F
+    feats = np.zeros((len(idx), len(space.feats)), dtype=np.int64)
+    order = sorted(range(len(space.radix)), key=lambda i: -space.radix[i])
+    for i in order:
+        feats[:, i] = rest // space.radix[i]
+        rest = rest % space.radix[i]
+    return masks, feats
+
+
+def _turn(planner, masks, feats, idx, sub, bq_at, R, K, full0):
+    """One turn of a batch of states: (next state index, state, points gained, probability) per outcome."""
+    kp = planner.kplan
+    w, t = kp.write, kp.turn
+    batch = kp.batch(masks, feats, idx)
+    _, box, keepv, _, status = planner.plan(masks, feats, idx, batch=batch, tables=False)
+    if status:
+        raise UsageError("The exact score distribution met a roll that no box takes.")
+    S = len(masks)
+    faces = t.faces
+    # the first roll, then per reroll: keep the best sub-keep of the roll, roll the other dice
+    rollp = np.broadcast_to(t.p_all, (S, R)).copy()
+    rows = np.arange(S)[:, None]
+    for j in range(t.rerolls, 0, -1):
+        kv = np.concatenate([keepv[:, j - 1, :K], np.full((S, 1), -np.inf)], axis=1)
+        cand = kv[:, sub]  # (S, R, C)
+        best = sub[np.arange(R)[None, :], np.argmax(cand, axis=2)]  # (S, R) keep index
+        mass = np.zeros((S, K + 1))
+        np.add.at(mass, (np.repeat(np.arange(S), R), best.ravel()), rollp.ravel())
+        for size in range(len(t.size_start) - 2):
+            a, b = t.size_start[size], t.size_start[size + 1]
+            part = mass[:, a:b] / faces
+            for f in range(faces):
+                mass[rows, t.adds[a:b, f][None, :]] += part
+        rollp = mass[:, full0:K]
+    # the write: box, slot and points of each (state, roll)
+    r_all = np.broadcast_to(np.arange(R), (S, R))
+    d = w.row[0][box, r_all]
+    g = w.gain[0][box, r_all]
+    x = bq_at[box, r_all]
+    br = x >= 0
+    if br.any():
+        s_of = np.broadcast_to(np.arange(S)[:, None], (S, R))[br]
+        e = w.bq_off[x[br]] + batch.gkey[w.bq_key[x[br]], s_of]
+        d[br] = w.bsel[0][e]
+        g[br] = w.bgain[0][e]
+    s_all = np.broadcast_to(np.arange(S)[:, None], (S, R))
+    nxt = batch.base[box, s_all] + w.pconst[d]
+    for ti in range(len(w.tlim)):
+        moves = w.movt[box, ti]
+        nxt = nxt + np.where(moves, np.minimum(w.tlim[ti], batch.tfeat[ti][s_all] + w.padd[d]) * w.tradix[ti], 0)
+    keep = rollp > 0
+    return nxt[keep], s_all[keep], g[keep], rollp[keep]
+
+
+def summary(dist: dict[int, float], quantiles=(5, 25, 50, 75, 95)) -> tuple[float, dict[int, int]]:
+    """(mean, {q: the q-th percentile}) of a distribution: the least score whose cumulative chance is ≥ q %."""
+    scores = np.array(sorted(dist))
+    probs = np.array([dist[s] for s in scores])
+    cum = np.cumsum(probs)
+    mean = float((scores * probs).sum())
+    return mean, {q: int(scores[min(len(scores) - 1, np.searchsorted(cum, q / 100 - 1e-12))]) for q in quantiles}

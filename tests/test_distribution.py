@@ -1,0 +1,66 @@
+"""The exact distribution of the final score under the optimal player (solver/distribution.py)."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.play.game import Seat
+from rulebook.interpreter.play.simulate import run_games
+from rulebook.interpreter.solver.distribution import score_distribution, summary
+from rulebook.interpreter.solver.solve import solved
+
+
+@pytest.fixture(scope="module", autouse=True)
+def solver_cache(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("RULEBOOK_CACHE", str(tmp_path_factory.mktemp("solver-cache")))
+    yield
+    mp.undo()
+
+
+def cli(*args):
+    done = subprocess.run([sys.executable, "-m", "rulebook.interpreter", *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_yacht_distribution_json_sums_to_one_and_its_mean_is_the_solve_value():
+    out = json.loads(cli("solve", "yacht", "--distribution", "--json"))
+    dist = {int(k): v for k, v in out["distribution"].items()}
+    assert abs(sum(dist.values()) - 1) < 1e-9
+    mean = sum(s * p for s, p in dist.items())
+    assert abs(mean - 166.955068) < 1e-6
+    assert abs(mean - out["expected_score"]) < 1e-6
+    assert out["percentiles"] == {"5": 111, "25": 143, "50": 167, "75": 188, "95": 231}
+    assert min(dist) >= 0 and max(dist) <= 12 * 50
+
+
+def test_yacht_percentiles_agree_with_simulated_optimal_games():
+    model = load_model("yacht")
+    space, table = solved(model)
+    dist = score_distribution(space, table.values)
+    mean, percentiles = summary(dist)
+    games = 20_000
+    scores = np.array([r.totals[0] for r in run_games(model, [Seat("a", "optimal")], games, seed=7)])
+    assert abs(scores.mean() - mean) < 3 * scores.std() / math.sqrt(games)
+    cdf = {}
+    acc = 0.0
+    for s in sorted(dist):
+        acc += dist[s]
+        cdf[s] = acc
+    for q, x in percentiles.items():  # the chance of at most x, and of less than x, as sampled and exact
+        below = cdf.get(x, 0) - dist.get(x, 0)
+        assert below < q / 100 <= cdf[x]
+        for exact, seen in ((cdf[x], (scores <= x).mean()), (below, (scores < x).mean())):
+            assert abs(seen - exact) <= 3 * math.sqrt(exact * (1 - exact) / games), (q, x, seen, exact)
+
+
+def test_solve_distribution_speaks_german_and_dutch():
+    de = cli("solve", "yacht", "--distribution", "--lang", "de")
+    nl = cli("solve", "yacht", "--distribution", "--lang", "nl")
+    assert "5 %: 111" in de and "95 %: 231" in de and "exakte" in de.lower()
+    assert "5 %: 111" in nl and "95 %: 231" in nl and "exacte" in nl.lower()
