@@ -9,6 +9,9 @@ import pytest
 from rulebook.interpreter import load_model
 from rulebook.tools.cli import main
 
+# commands run by the tests write no progress lines to a captured stderr (tests/test_progress.py asks for them)
+os.environ.setdefault("RULEBOOK_PROGRESS", "none")
+
 
 def require_tool(name: str) -> str:
     """The path of a system tool; skip without it, except in CI (RULEBOOK_REQUIRE_TOOLS=1)."""

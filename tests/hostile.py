@@ -375,6 +375,34 @@ def corpus(folder: Path) -> list[Case]:
             [["replay", f"input/{name}"], ["replay", f"input/{name}", "--json"], ["play", "--resume", f"input/{name}"]]
         cases.append(Case(kind, name, cmds, "roll\nquit\n", []))
     cases += _command_lines()
+    cases += _round_two(folder)
+    return cases
+
+
+def _round_two(folder: Path) -> list[Case]:
+    """The cases of tests/hostile_two.py, written into `folder` like the others."""
+    import hostile_two
+    cases: list[Case] = []
+
+    def model(kind: str, name: str, content: str, commands, outputs) -> None:
+        file = f"{kind}-{name}.yaml"
+        (folder / file).write_text(content, encoding="utf-8")
+        cases.append(Case(kind, file, commands(f"input/{file}"), "roll\nstop\n", list(outputs)))
+
+    def line(kind: str, name: str, *commands: list[str], outputs=(), stdin: str = "") -> None:
+        cases.append(Case(kind, name, [list(c) for c in commands], stdin, list(outputs)))
+
+    hostile_two.models(_minimal, model)
+    hostile_two.command_lines(line)
+    base = folder / "_base"
+    header, *moves = (base / "g.jsonl").read_text().splitlines()
+    games: dict[str, tuple[str, str, bool]] = {}
+    hostile_two.games(json.loads(header), moves, json.loads((base / "s.json").read_text()), games)
+    for name, (kind, content, is_save) in games.items():
+        (folder / name).write_text(content, encoding="utf-8")
+        cmds = [["play", "--resume", f"input/{name}"], ["replay", f"input/{name}"]] if is_save else \
+            [["replay", f"input/{name}"], ["replay", f"input/{name}", "--json"]]
+        cases.append(Case(kind, name, cmds, "roll\nquit\n", []))
     return cases
 
 
@@ -389,3 +417,5 @@ def setup_run_folder(run: Path, inputs: Path) -> None:
     (run / "huge.yaml").write_bytes(b"#" * 3_000_000)
     os.mkfifo(run / "fifo.yaml")
     (run / "dangling.yaml").symlink_to(run / "elsewhere.yaml")  # `new` must not create elsewhere.yaml
+    import hostile_two
+    hostile_two.setup(run)

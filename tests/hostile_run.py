@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -89,6 +90,10 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         if leaked:
             record["leaked"] = leaked
         record["stderr"] = err.getvalue()[:3000]
+        record["longest_line"] = max((len(line) for line in text.splitlines()), default=0)
+        injected = _injected(run, case["outputs"])
+        if injected:
+            record["injected"] = injected
         after = snapshot(*watch)
         changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p)
                          and not any(p == a or p.startswith(a + os.sep) for a in allowed))
@@ -104,6 +109,34 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         results.append(record)
         print(json.dumps(record), flush=True)
     return results
+
+
+# what an output must never carry from a model: an SVG event-handler attribute, a Markdown link whose
+# bracket is not escaped (an even number of backslashes before it) to script
+_MD_LINK = re.compile(r"(?<!\\)(?:\\\\)*\]\(\s*javascript:", re.IGNORECASE)
+
+
+def _svg_handlers(text: str) -> bool:
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError:
+        return True  # an SVG that does not parse: its escaping broke
+    return any(name.lower().startswith("on") for el in root.iter() for name in el.attrib)
+
+
+def _injected(run: Path, outputs: list[str]) -> list[str]:
+    """The named outputs (files, or the files of a folder) that carry injected markup."""
+    found = []
+    for name in outputs:
+        target = run / name
+        files = [target] if target.is_file() and not target.is_symlink() else \
+            [p for p in target.rglob("*") if p.is_file() and not p.is_symlink()] if target.is_dir() else []
+        for f in files:
+            text = f.read_text(encoding="utf-8", errors="replace") if f.suffix in (".svg", ".md") else ""
+            if (f.suffix == ".svg" and _svg_handlers(text)) or (f.suffix == ".md" and _MD_LINK.search(text)):
+                found.append(str(f.relative_to(run)))
+    return found
 
 
 def main_() -> None:

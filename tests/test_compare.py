@@ -53,6 +53,8 @@ def test_yahtzee_joker_and_bonus_variants(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(module, "_bulk_play", lambda *a, **k: pytest.fail("played again in bulk"))
     solver._SPACES.clear()
     code, again, err = cli(*args)
+    assert code == 2 and "--force" in err  # the plot is there: never overwritten unasked
+    code, again, err = cli(*args, "--force")
     assert code == 0, err
     assert json.loads(again) == data
 

@@ -95,6 +95,10 @@ def test_every_command_on_every_hostile_input_ends_in_one_line(results):
                 problems.append(f"{what}: exit code {r['code']}: {r['stderr']}")
             if r.get("writes"):
                 problems.append(f"{what}: wrote outside its named output: {r['writes']}")
+            if r.get("injected"):
+                problems.append(f"{what}: markup from the model reached {r['injected']}")
+            if r.get("longest_line", 0) > 2000:
+                problems.append(f"{what}: a line of {r['longest_line']:,} characters (an input echoed whole)")
             if r.get("leaked"):
                 problems.append(f"{what}: control characters {r['leaked']} reached the output")
             lines = r["stderr"].splitlines()[:-1] if len(r["stderr"]) >= 3000 else r["stderr"].splitlines()

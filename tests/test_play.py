@@ -356,4 +356,4 @@ def test_a_save_naming_a_device_or_fifo_as_model_is_refused_unread(play, tmp_pat
     data["model_path"], data["model"] = target, target
     save.write_text(json.dumps(data))
     code, out, err = play("--resume", str(save), stdin="")
-    assert code == 2 and "is not a regular file" in err and err.count("\n") == 1
+    assert code == 2 and "is not a model file" in err and err.count("\n") == 1  # refused by its name, unread

@@ -44,7 +44,8 @@ class _Parser(argparse.ArgumentParser):
     gettext = staticmethod(str)  # the language's gettext, set by build_parser
 
     def error(self, message: str):  # one line, exit 2, like every other error
-        self.exit(2, f"{self.prog}: {self.gettext('error:')} {message}\n")
+        from ..interpreter.errors import SHOWN_CHARS, shorten
+        self.exit(2, f"{self.prog}: {self.gettext('error:')} {shorten(message, 2 * SHOWN_CHARS)}\n")  # no value echoed whole
 
 
 def _formatter(gettext):
@@ -154,7 +155,20 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _drop_stdout()
         return 0
+    except ValueError as exc:  # Python refuses to print an integer of more than 4,300 digits
+        if "integer string conversion" not in str(exc):
+            raise
+        _ = i18n.translator(lang()).gettext
+        print("rulebook: " + _("error:") + " " + _("a number grew past {digits} digits; the model computes values "
+                                                   "no score sheet can hold").format(digits=sys.get_int_max_str_digits()),
+              file=sys.stderr)
+        return 2
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            _ = i18n.translator(lang()).gettext
+            print("rulebook: " + _("error:") + " " + _("a file name is too long: {name}").format(
+                name=printable(str(exc.filename or "")[-80:])), file=sys.stderr)
+            return 2
         if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT):
             raise
         _drop_stdout()

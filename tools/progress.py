@@ -1,7 +1,13 @@
-"""A progress bar on stderr (rich), silent when stderr is not a terminal."""
+"""Progress on stderr: a bar (rich) for a terminal, plain lines otherwise (a log, a pipe, CI).
+
+Plain lines come at most every $RULEBOOK_PROGRESS_SECONDS (default 10) and only at a new tenth of
+the work, the first once that much time has passed, so a quick command prints none.
+RULEBOOK_PROGRESS=none keeps stderr silent (the test suite sets it)."""
 from __future__ import annotations
 
+import os
 import sys
+import time
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -27,7 +33,10 @@ def progress_bar(label: str, force: bool = False, eta: bool = False):
     percentage and the time left instead of the counts (for work measured in units that mean nothing
     to a reader)."""
     if not (force or sys.stderr.isatty()):
-        yield lambda done, total: None
+        if os.environ.get("RULEBOOK_PROGRESS", "").lower() == "none":
+            yield lambda done, total: None
+        else:
+            yield _lines(label)
         return
     columns = ((TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn()) if eta else
                (_Count(), TimeElapsedColumn()))
@@ -37,3 +46,26 @@ def progress_bar(label: str, force: bool = False, eta: bool = False):
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
         yield update
+
+
+def _lines(label: str):
+    """`update(done, total)` that writes a plain line now and then: `label: 12/40 (30%)`."""
+    try:
+        every = max(0.0, float(os.environ.get("RULEBOOK_PROGRESS_SECONDS", "10")))
+    except ValueError:
+        every = 10.0
+    start = time.monotonic()
+    state = {"last": start, "tenth": -1}
+
+    def update(done: int, total: int) -> None:
+        now = time.monotonic()
+        tenth = int(10 * done / total) if total else -1
+        if now - state["last"] < every or (total and tenth == state["tenth"]):
+            return
+        state["last"], state["tenth"] = now, tenth
+        shown = f"{done:,}/{total:,} ({100 * done // total}%)" if total else f"{done:,}"
+        try:
+            print(f"{label}: {shown}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
+    return update

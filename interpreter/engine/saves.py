@@ -63,7 +63,9 @@ class Saves:
         except KeyError as exc:
             raise bad("{key} is missing or unknown", key=repr(exc.args[0])) from None
         except (TypeError, ValueError, AttributeError) as exc:
-            raise bad(exc.args[0] if exc.args and isinstance(exc.args[0], Message) else str(exc)) from None
+            # Python's own words would mislead: say what is wrong
+            raise bad(exc.args[0] if exc.args and isinstance(exc.args[0], Message)
+                      else Message("a value in the game state is of the wrong kind")) from None
         n = len(state.players)
         if len(state.sheets) != n or len(state.awards) != n:
             raise bad("it has {sheets} score sheets for {count} players", sheets=len(state.sheets), count=n)

@@ -81,7 +81,19 @@ class Either:
         return self.render()
 
 
+SHOWN_CHARS = 200  # a value longer than this (an 800 KB move, a path) is shown shortened in a message
+
+
+def shorten(text: str, most: int = SHOWN_CHARS) -> str:
+    """`text` as a message shows it: whole up to `most` characters, else its start, '…' and its end."""
+    if len(text) <= most:
+        return text
+    return f"{text[:most * 3 // 4]}…{text[-(most // 4):]}"
+
+
 def _value(value: Any, gettext: Gettext, lang: str) -> Any:
+    if isinstance(value, str):
+        return shorten(value)
     if isinstance(value, Either):
         return value.render(gettext, lang)
     if isinstance(value, Message):

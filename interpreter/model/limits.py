@@ -23,6 +23,7 @@ class Limits:
 
     file_bytes: int = 1_000_000  # a model, log or save file (bundled models: 6-12 KB)
     yaml_nodes: int = 20_000  # values in a YAML file, aliases expanded (bundled: 523-810)
+    yaml_chars: int = 4_000_000  # characters of all YAML scalars, aliases expanded (bundled: = the file's size)
     yaml_depth: int = 64  # nesting of YAML mappings and lists (bundled: 14)
     expression_chars: int = 4_000  # characters of one expression (bundled: < 200)
     number_digits: int = 15  # digits of a whole number in a model, an expression, a log or --sheet

@@ -199,6 +199,7 @@ class _Builder:
         self.active: set[int] = set()  # nodes being built (an alias to one of them is a loop)
         self.count = 0
         self.limit = limits().yaml_nodes  # aliases can make a small file expand enormously ("billion laughs")
+        self.chars, self.char_limit = 0, limits().yaml_chars  # … also by repeating one long text
 
     def build(self, node: yaml.Node) -> Any:
         self.count += 1
@@ -206,6 +207,10 @@ class _Builder:
             raise ModelError("the file expands to more than {limit} values (aliases repeat what they name)",
                           _mark_pos(self.file, node.start_mark), hint_for("yaml_nodes"), limit=self.limit)
         if isinstance(node, ScalarNode):
+            self.chars += len(node.value)
+            if self.chars > self.char_limit:
+                raise ModelError("the file expands to more than {limit} characters (aliases repeat what they name)",
+                                 _mark_pos(self.file, node.start_mark), hint_for("yaml_chars"), limit=self.char_limit)
             return _scalar(self.file, node, self.source)
         if id(node) in self.active:
             raise ModelError("an alias refers to the value that contains it", _mark_pos(self.file, node.start_mark))

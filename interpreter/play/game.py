@@ -335,6 +335,8 @@ def _model_for(header: dict, where: Pos) -> Model:
     if not isinstance(options, dict) or not all(isinstance(v, (str, int, bool)) for v in options.values()):
         raise SaveFileError("the header's options are damaged", where)
     candidates: list[tuple[Path, str]] = []
+    if path and not _model_file(Path(path)):  # a log names a model file, never /proc/self/environ
+        raise SaveFileError("the header's model_path {path} is not a model file (*.yaml)", where, path=path[:200])
     if path:
         candidates.append((Path(path), path))
     bundled = bundled_models()
@@ -363,6 +365,18 @@ def _model_for(header: dict, where: Pos) -> Model:
                            {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()})
     except (UsageError, ModelError) as exc:
         raise SaveFileError("the game's model cannot be loaded: {reason}", where, exc.hint_msg, reason=exc.msg) from None
+
+
+def _model_file(path: Path) -> bool:
+    """Whether a path from a log or save may be read as its model: a *.yaml or *.yml file outside
+    the system's own folders (/proc, /sys, /dev), so a log cannot make a reader hash other files."""
+    if path.suffix.lower() not in (".yaml", ".yml") or len(str(path)) > 4096:
+        return False
+    try:
+        parts = path.resolve().parts
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return not (len(parts) > 1 and parts[1] in ("proc", "sys", "dev"))
 
 
 def _seats_from(header: dict, where: Pos) -> list[Seat]:

@@ -118,12 +118,19 @@ def _public(m: Measures) -> dict:
 def print_table(results: list[Measures], models: list, lang: str) -> None:
     """One column per variant, one row per measure (rich)."""
     from rich.console import Console
-    from rich.table import Table
+    from rich.table import Column, Table
+    from rich.text import Text
+
+    from ..cli import printable
     _ = translator(lang).gettext
-    table = Table(_("Measure"), *[m.label for m in results], show_edge=False)
+
+    def cell(text: str) -> Text:  # a model's or a file's text is shown, never read as markup or obeyed
+        return Text(printable(str(text)))
+
+    table = Table(*[Column(header=cell(h)) for h in [_("Measure"), *[m.label for m in results]]], show_edge=False)
 
     def row(title: str, values: list[str]) -> None:
-        table.add_row(title, *values)
+        table.add_row(cell(title), *[cell(v) for v in values])
 
     players = {"optimal": _("optimal play (solver)"), "strong": _("strong bot (estimate)"),
                "greedy": _("greedy bot (estimate)")}
@@ -159,10 +166,11 @@ def print_table(results: list[Measures], models: list, lang: str) -> None:
             [percent(m.bonus_rate[bonus], lang) if bonus in m.bonus_rate else "–" for m in results])
     console = Console(highlight=False)
     games = results[0].games
-    console.print(_("{games} simulated games per player and variant (seed {seed}); the expected score of "
-                    "optimal play is exact, from the solver.").format(games=number(games, lang), seed=results[0].seed))
+    console.print(cell(_("{games} simulated games per player and variant (seed {seed}); the expected score of "
+                         "optimal play is exact, from the solver.").format(games=number(games, lang),
+                                                                            seed=results[0].seed)))
     for m in results:
         if m.unsolvable:
-            console.print(_("{variant}: not solvable ({reason}); the best bot's mean stands in.").format(
-                variant=m.label, reason=m.unsolvable))
+            console.print(cell(_("{variant}: not solvable ({reason}); the best bot's mean stands in.").format(
+                variant=m.label, reason=m.unsolvable)))
     console.print(table)

@@ -22,7 +22,8 @@ MAX_GAMES = 10_000_000
 def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--players", default=None, help='computer players, e.g. "a:optimal,b:greedy" (default: one greedy player)')
+    p.add_argument("--players", default=None, help='computer players random, greedy, strong or optimal, e.g. "a:optimal,b:strong" '
+                        '(default: one greedy player)')
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
     p.add_argument("--engine", choices=("auto", "bulk", "game"), default="auto",
@@ -49,7 +50,7 @@ def run(args) -> int:
     model = load_model(args.model, parse_options(args.option))
     seats = parse_players(args.players or _("Computer") + ":greedy")
     if any(s.kind == "human" for s in seats):
-        raise UsageError("simulate plays computer players only (random, greedy, optimal)")
+        raise UsageError("simulate plays computer players only (random, greedy, strong, optimal)")
     if not model.min_players <= len(seats) <= model.max_players:
         raise UsageError("{game} is for {least} to {most} players, not {count}", game=model.name,
                          least=model.min_players, most=model.max_players, count=len(seats))

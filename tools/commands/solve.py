@@ -7,7 +7,8 @@ import sys
 import time
 
 from ...interpreter.solver import induction
-from ...interpreter.model.errors import UsageError
+from ...interpreter.solver.abstraction import NotSolvable
+from ...interpreter.model.errors import Message, RulebookError, UsageError
 from ...interpreter.model.loader import is_bundled, load_model
 from ...interpreter.solver.space import Space
 from ...interpreter.solver.cache import cache_path
@@ -56,12 +57,43 @@ def limits_from(args, model=None) -> induction.Limits:
     return induction.Limits(max_states=max_states, memory=memory, jobs=jobs)
 
 
+def _what_to_do(args, model) -> Message:
+    """What makes a refused model playable well: an option value of its own under which the solver
+    can solve it (tried in turn: yes/no options and word options, at most 8 variants), else the
+    strong bot, which plays any model without a table."""
+    chosen = parse_options(args.option)
+    tried = 0
+    for option in model.options.values():
+        if option.type == "bool":
+            values = [str(not model.option_values[option.id]).lower()]
+        elif option.choices:
+            values = [v for v in option.choices if v != model.option_values[option.id]]
+        else:
+            continue
+        for value in values:
+            tried += 1
+            if tried > 8:
+                break
+            try:
+                Space(load_model(args.model, {**chosen, option.id: value}))
+            except RulebookError:
+                continue
+            return Message("it can be solved with -O {option}={value}; or play against the strong bot, which needs "
+                           "no table: rulebook play {model} --players you:human,cpu:strong",
+                           {"option": option.id, "value": value, "model": args.model})
+    return Message("play against the strong bot, which needs no table: rulebook play {model} --players "
+                   "you:human,cpu:strong", {"model": args.model})
+
+
 def run(args) -> int:
     model = load_model(args.model, parse_options(args.option))
     limits = limits_from(args, model)
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
-    space = Space(model)  # refuses models the solver cannot read before any work
+    try:
+        space = Space(model)  # refuses models the solver cannot read before any work
+    except NotSolvable as exc:
+        raise NotSolvable(exc.msg, exc.pos, _what_to_do(args, model)) from None
     estimate = None
     cached = False
     if not args.no_cache:

@@ -1,7 +1,7 @@
 """A histogram of final scores as a small standalone SVG."""
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from html import escape  # quotes too: a name never leaves its attribute or its text
 
 
 def histogram_svg(series: dict[str, list[int]], title: str, bin_width: int = 10, y_label: str = "share of games",

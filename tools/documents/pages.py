@@ -52,7 +52,7 @@ def _switcher(site: Site, lang: str, file_of) -> list[dict]:
 
 # rendering -------------------------------------------------------------------------
 
-_MARKDOWN = str.maketrans({"<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]", "|": "\\|"})
+_MARKDOWN = str.maketrans({"\\": "\\\\", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]", "|": "\\|"})
 
 
 def markdown_text(value: Any) -> Any:
