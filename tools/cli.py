@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def lang() -> str:  # asked when printing: a command may have settled it (play --resume: the saved one)
         return i18n.safe_language(own if own and "," not in own else None)
+    _term_as_interrupt()
     try:
         if getattr(args, "limit", None):
             from ..interpreter.model.limits import raise_limits
@@ -178,6 +179,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         i18n.chosen = None
+
+
+def _term_as_interrupt() -> None:
+    """SIGTERM ends a command as Ctrl-C does: cleanly, with one line (a solve keeps its checkpoint)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+            signal.signal(signal.SIGTERM, interrupt)
+    except (ValueError, OSError):
+        pass
 
 
 def _drop_stdout() -> None:

@@ -369,12 +369,12 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
             if progress:
                 progress(done, games)
         return out
-    import multiprocessing
     for kind in kinds:  # the table is read once, before the workers fork
         plans_for(model, "greedy" if kind == RANDOM else kind)
     global _FORKED
     _FORKED = model
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    from .workers import pool as quiet_pool
+    with quiet_pool(jobs) as pool:
         for part in pool.imap(_forked_block, [(kinds, part_sizes, seed, b) for part_sizes, b in groups]):
             out.extend(part)
             done += sum(len(p[0].points) for p in part)

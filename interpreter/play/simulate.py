@@ -100,12 +100,12 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
             if progress and (i % 10 == 9 or i == games - 1):
                 progress(i + 1, games)
         return out
-    import multiprocessing
     options = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in model.option_values.items()}
     size = max(1, min(200, games // (jobs * 4) or 1))
     batches = [(model.path, options, seats, seeds[i:i + size]) for i in range(0, games, size)]
     out: list[Result] = []
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    from .workers import pool as quiet_pool
+    with quiet_pool(jobs) as pool:
         for part in pool.imap(_worker, batches):
             out.extend(part)
             if progress:

@@ -372,7 +372,8 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
-            pool = mp.get_context("fork").Pool(limits.jobs)
+            from .workers import pool as quiet_pool
+            pool = quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
             masks, feats = space.level(layer)
             idx = space.index(masks, feats)
