@@ -373,7 +373,7 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
         plans_for(model, "greedy" if kind == RANDOM else kind)
     global _FORKED
     _FORKED = model
-    from .workers import pool as quiet_pool
+    from ..model.workers import pool as quiet_pool
     with quiet_pool(jobs) as pool:
         for part in pool.imap(_forked_block, [(kinds, part_sizes, seed, b) for part_sizes, b in groups]):
             out.extend(part)

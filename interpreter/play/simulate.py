@@ -104,7 +104,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
     size = max(1, min(200, games // (jobs * 4) or 1))
     batches = [(model.path, options, seats, seeds[i:i + size]) for i in range(0, games, size)]
     out: list[Result] = []
-    from .workers import pool as quiet_pool
+    from ..model.workers import pool as quiet_pool
     with quiet_pool(jobs) as pool:
         for part in pool.imap(_worker, batches):
             out.extend(part)

@@ -372,7 +372,7 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
-            from .workers import pool as quiet_pool
+            from ..model.workers import pool as quiet_pool
             pool = quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
             masks, feats = space.level(layer)
