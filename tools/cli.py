@@ -44,7 +44,7 @@ class _Parser(argparse.ArgumentParser):
     gettext = staticmethod(str)  # the language's gettext, set by build_parser
 
     def error(self, message: str):  # one line, exit 2, like every other error
-        from ..interpreter.errors import SHOWN_CHARS, shorten
+        from ..interpreter.model.errors import SHOWN_CHARS, shorten
         self.exit(2, f"{self.prog}: {self.gettext('error:')} {shorten(message, 2 * SHOWN_CHARS)}\n")  # no value echoed whole
 
 
