@@ -37,7 +37,7 @@ def score_distribution(space, values: np.ndarray) -> dict[int, float]:
     R, K = len(tt.rolls), len(t.adds)
     n_dice = len(t.size_start) - 2
     full0 = int(t.size_start[n_dice])
-    sub = tt.sub_index[:, ::-1]  # largest keeps first: a tie keeps more dice (as PlannerBot)
+    sub = np.ascontiguousarray(tt.sub_index[:, ::-1])  # largest keeps first: a tie keeps more dice (as PlannerBot)
     # rolls whose write reads the sheet: (box, roll) -> its entry in bq_*
     bq_at = np.full((w.row.shape[1], R), -1, dtype=np.int64)
     bq_at[w.bq_box, w.bq_roll] = np.arange(len(w.bq_box))
@@ -76,7 +76,7 @@ def score_distribution(space, values: np.ndarray) -> dict[int, float]:
         first = np.argmax(nz, axis=1)
         last = hist.shape[1] - 1 - np.argmax(nz[:, ::-1], axis=1)
         new = np.zeros((len(nxt), hist.shape[1] + max(0, int(g.max()))))
-        _spread_fn()(hist, first, last, si, rows, gk, m, new)
+        _compiled("spread")(hist, first, last, si, rows, gk, m, new)
         idx_now, hist = nxt, new
         masks_now, feats_now = _decode(space, nxt)
     end = _whole(space.end_values(masks_now, feats_now))
@@ -98,21 +98,57 @@ def _spread(hist, first, last, src, dst, gain, mass, new):  # pragma: no cover (
     return 0
 
 
-_SPREAD = None
+def _turn_mass(keepv, sub, adds, size_start, p_all, faces, rerolls, K, full0, out):  # pragma: no cover (compiled)
+    """Per state, the chance of each final roll: the first roll, then per reroll the best keep of
+    each roll (the first of `sub`'s candidates on a tie) and the other dice rolled again."""
+    S = keepv.shape[0]
+    R, C = sub.shape
+    n = size_start.shape[0] - 2
+    mass = np.empty(K + 1)
+    inv = 1.0 / faces
+    for s in range(S):
+        for r in range(R):
+            out[s, r] = p_all[r]
+        for j in range(rerolls, 0, -1):
+            mass[:] = 0.0
+            for r in range(R):
+                best = -np.inf
+                which = K
+                for c in range(C):
+                    k = sub[r, c]
+                    if k < K and keepv[s, j - 1, k] > best:
+                        best = keepv[s, j - 1, k]
+                        which = k
+                mass[which] += out[s, r]
+            for size in range(n):
+                for k in range(size_start[size], size_start[size + 1]):
+                    p = mass[k] * inv
+                    if p != 0.0:
+                        for f in range(faces):
+                            mass[adds[k, f]] += p
+            for r in range(R):
+                out[s, r] = mass[full0 + r]
+    return 0
 
 
-def _spread_fn():
-    """The spread of histograms, compiled by numba (the planner needs numba already)."""
-    global _SPREAD
-    if _SPREAD is None:
+_COMPILED: dict = {}
+
+
+def _compiled(name: str):
+    """The spread of histograms and the turn's chances, compiled by numba (the planner needs numba already)."""
+    if name not in _COMPILED:
         from .kernel import jit
 
-        def signatures(numba):
+        def spread_signatures(numba):
             i64, f64 = numba.int64, numba.float64
             a1 = i64[::1]
             return [i64(f64[:, ::1], a1, a1, a1, a1, a1, f64[::1], f64[:, ::1])]
-        _SPREAD = jit(_spread, signatures)
-    return _SPREAD
+
+        def turn_signatures(numba):
+            i64, f64 = numba.int64, numba.float64
+            return [i64(f64[:, :, ::1], i64[:, ::1], i64[:, ::1], i64[::1], f64[::1], i64, i64, i64, i64, f64[:, ::1])]
+        _COMPILED[name] = (jit(_spread, spread_signatures) if name == "spread" else jit(_turn_mass, turn_signatures))
+    return _COMPILED[name]
 
 
 def _entries(space) -> int:
@@ -142,20 +178,8 @@ def _turn(planner, masks, feats, idx, sub, bq_at, R, K, full0):
     S = len(masks)
     faces = t.faces
     # the first roll, then per reroll: keep the best sub-keep of the roll, roll the other dice
-    rollp = np.broadcast_to(t.p_all, (S, R)).copy()
-    rows = np.arange(S)[:, None]
-    for j in range(t.rerolls, 0, -1):
-        kv = np.concatenate([keepv[:, j - 1, :K], np.full((S, 1), -np.inf)], axis=1)
-        cand = kv[:, sub]  # (S, R, C)
-        best = sub[np.arange(R)[None, :], np.argmax(cand, axis=2)]  # (S, R) keep index
-        mass = np.zeros((S, K + 1))
-        np.add.at(mass, (np.repeat(np.arange(S), R), best.ravel()), rollp.ravel())
-        for size in range(len(t.size_start) - 2):
-            a, b = t.size_start[size], t.size_start[size + 1]
-            part = mass[:, a:b] / faces
-            for f in range(faces):
-                mass[rows, t.adds[a:b, f][None, :]] += part
-        rollp = mass[:, full0:K]
+    rollp = np.empty((S, R))
+    _compiled("turn")(keepv, sub, t.adds, t.size_start, t.p_all, faces, t.rerolls, K, full0, rollp)
     # the write: box, slot and points of each (state, roll)
     r_all = np.broadcast_to(np.arange(R), (S, R))
     d = w.row[0][box, r_all]
