@@ -149,15 +149,18 @@ def test_the_parser_is_kept_in_the_cache_directory(tmp_path):
     assert not planted.exists() and cache.read_bytes().startswith(b"rulebook-seal-1 ")
 
 
-def test_yaml_errors_keep_the_python_loaders_words():
+def test_yaml_errors_say_the_python_loaders_problem_at_its_position():
+    """libyaml reads the text, but an error is said at the place and in the words of PyYAML's own
+    loader (its problem and context, put into the catalogs' words: 'found', 'while reading a list')."""
     source = "a: 1\nb: [1, 2\nc: 3\n"
     with pytest.raises(Exception) as info:
         load_yaml(source, "f.yaml")
-    try:
+    with pytest.raises(yaml.MarkedYAMLError) as plain:
         yaml.compose(source, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        assert exc.problem in str(info.value)
-    assert "f.yaml:" in str(info.value)
+    mark = plain.value.problem_mark
+    assert str(info.value).startswith(f"f.yaml:{mark.line + 1}:{mark.column + 1}: ")
+    assert "expected ',' or ']', but found ':'" in str(info.value)
+    assert "from line 2" in str(info.value)
 
 
 def test_pages_read_each_model_once_and_keep_compiled_templates(tmp_path, monkeypatch):
