@@ -142,13 +142,59 @@ def test_imports_point_one_way():
     assert wrong == []
 
 
-def test_no_private_name_taken_from_another_room():
+def private_taken(name: str, path: Path) -> list[str]:
+    """Private names one module takes from another room: imported (`from ..solver.solve import _walk`)
+    or read off a module of that room it imported (`from ..solver import solve` … `solve._walk`)."""
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
     wrong = []
-    for name, path in MODULES.items():
-        for target, taken, line in imports(name, path):
-            if taken.startswith("_") and room(target) != room(name):
-                wrong.append(f"{path.relative_to(ROOT)}:{line}: {taken} from {target}")
+    modules_of = {}  # local name -> a module of another room bound to it
+    for target, taken, line in imports(name, path):
+        if room(target) == room(name):
+            continue
+        if taken.startswith("_") and not taken.startswith("__"):
+            wrong.append(f"{where}:{line}: {taken} from {target}")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            prefix = ".".join(base + ([node.module] if node.module else [])) if node.level \
+                else (node.module or "").removeprefix("rulebook.")
+            for alias in node.names:
+                sub = f"{prefix}.{alias.name}"
+                if sub in MODULES and room(sub) != room(name):
+                    modules_of[alias.asname or alias.name] = sub
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules_of \
+                and node.attr.startswith("_") and not node.attr.startswith("__"):
+            wrong.append(f"{where}:{node.lineno}: {node.attr} read off {modules_of[node.value.id]}")
+    return wrong
+
+
+def test_no_private_name_taken_from_another_room():
+    wrong = [w for name, path in MODULES.items() for w in private_taken(name, path)]
     assert wrong == []
+
+
+def test_the_checks_catch_each_wrong_import(tmp_path, monkeypatch):
+    """A made-up house with one import of each wrong kind: each check names it, and nothing else."""
+    files = {"interpreter.model.frozen": "def f():\n    from ..engine.state import GameState\n",
+             "interpreter.engine.state": "from ..model.frozen import f\n",
+             "interpreter.solver.solve": "_walk = 1\n",
+             "interpreter.solver.writetable": "from .solve import _walk\n",  # its own room: allowed
+             "interpreter.players.strong": "from ..solver.solve import _walk\n",
+             "interpreter.play.bulk": "from ..solver import solve\nprint(solve._walk, solve.public)\n"}
+    fake = {}
+    for name, text in files.items():
+        path = tmp_path.joinpath(*name.split(".")).with_suffix(".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        fake[name] = path
+    monkeypatch.setitem(globals(), "MODULES", fake)
+    assert circles(graph()) == [["interpreter.engine.state", "interpreter.model.frozen"]]
+    assert [n for n, t in graph().items() for u in t if floor(u) > floor(n)] == ["interpreter.model.frozen"]
+    wrong = sorted(w.split(": ", 1)[1] for name, path in fake.items() for w in private_taken(name, path))
+    assert wrong == ["_walk from interpreter.solver.solve", "_walk read off interpreter.solver.solve"]
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
