@@ -10,6 +10,7 @@ from markupsafe import Markup
 from ...interpreter.model.loader import bundled_models
 from ...interpreter.model.frozen import Model, Step
 from ...interpreter.model.scoring import Scorer
+from .sheetlayout import sheet_layout
 from .gamefacts import playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
 from .sitefiles import Site
 from .words import Words
@@ -233,7 +234,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "players": w.players(model.min_players, model.max_players),
         "needs": ([w.group_needed(g.count, g.name[lang] if g.name else g.id, g.faces) for g in model.dice_groups]
                   if model.grouped else [w.dice_needed(model.n_dice, model.faces)])
-        + [w.sheet_needed(len(model.boxes)), w._("a pen")],
+        + [w.sheet_needed(sheet_layout(model).cells), w._("a pen")],
         "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))]
         + [w.playing_time(playing_time(model, n), n) for n in sorted({model.min_players, min(2, model.max_players),
                                                                      min(4, model.max_players)})],

@@ -27,6 +27,7 @@ from ...interpreter.model.errors import UsageError
 from ...interpreter.model.frozen import LANGUAGES, Model
 from ...interpreter.model.scoring import Scorer
 from ..i18n import translator
+from .sheetlayout import sheet_layout
 from .gamefacts import SECONDS_PER_ROLL, playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
 from .gamepage import game_context, worked_example
 from .sitefiles import FORMATS, Site, check_site, write_tree
@@ -106,7 +107,16 @@ def render_sheet(model: Model, lang: str, site: Site, scorer: Scorer | None = No
     """The blank score sheet to print: every box, total and bonus, one column per game, the rule as a note."""
     env = environment(lang, site.fmt)
     ctx = game_context(model, lang, site, scorer)
-    ctx["games"] = list(range(1, BLANK_SHEET_GAMES + 1))
+    layout = sheet_layout(model)
+    # one block of the sheet's columns per game; as many games as fit the page beside each other
+    most = max((row.entries for sec in layout.sections for row in sec.rows), default=1)
+    width = len(layout.columns) * max(1, most // 2)  # a game's width in plain columns (two entries take one)
+    ctx["games"] = list(range(1, max(1, BLANK_SHEET_GAMES // width) + 1))
+    ctx["columns"] = [c.name[lang] if c.name else None for c in layout.columns]
+    entries = {row.box: row.entries for sec in layout.sections for row in sec.rows}
+    for section in ctx["sections"]:
+        for row in section["rows"]:
+            row["entries"] = entries.get(row["id"], 1)
     ctx["rules_file"] = site.game_file(model, lang)
     ctx["languages"] = _switcher(site, lang, lambda other: site.sheet_file(model, other))
     ctx["home"] = site.index_file(lang)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...interpreter.engine.actions import Keep, Roll, Stop, Write
+from ...interpreter.engine.actions import Announce, Keep, Roll, Stop, Write
 from ...interpreter.model.errors import RulebookError
 from ...interpreter.model.frozen import Model
 from ...interpreter.engine.state import CHANCE, GameState
@@ -61,11 +61,17 @@ def _walk_to(model: Model, target, roll: tuple[int, ...]) -> GameState | None:
             state.apply(Roll(faces))
         elif step.kind == "keep":
             state.apply(Stop() if step.can_stop else Keep(tuple(state.dice)))
-        elif step.kind == "write":
+        elif step.kind in ("write", "announce"):
             state.apply(state.legal_actions()[0])
         else:
             return None
     return None
+
+
+def _announced_box(model: Model, target: str, lang: str) -> str:
+    """The box an announcement names (its column is the announce column: no need to say it)."""
+    t = model.targets.get(target)
+    return model.boxes[t.box if t else target].name[lang]
 
 
 def step_infos(model: Model, lang: str, example: bool = True) -> dict[str, dict[str, Any]]:
@@ -107,6 +113,9 @@ def _example(model: Model, step, bot, optimal: bool, who_plays: str, roll, lang:
         points = next((c.points + c.bonus for c in state.write_choices() if c.box == action.box), 0)
         choice = _("{player} would write them into {box} ({points} points).").format(
             player=who_plays, box=model.boxes[action.box].name[lang], points=points)
+    elif isinstance(action, Announce):
+        choice = (_("{player} would announce {box}.").format(player=who_plays, box=_announced_box(model, action.box, lang))
+                  if action.box is not None else _("{player} would announce nothing.").format(player=who_plays))
     elif isinstance(action, Stop) or (isinstance(action, Keep) and len(action.dice) == len(state.dice)):
         choice = _("{player} would keep all the dice and stop rolling.").format(player=who_plays)
     elif isinstance(action, Keep) and not action.dice:

@@ -27,7 +27,7 @@ def model_info(model: Model, lang: str) -> dict[str, Any]:
         # a sheet of rows x columns: every box once per column (targets box@column, in column order)
         "columns": [{"id": c.id, "name": c.name[lang], "multiplier": c.multiplier, "order": c.order}
                     for c in model.columns],
-        "targets": {t.id: {"name": target_name(model, t.id, lang), "column": t.column, "cells": list(t.cells)}
+        "targets": {t.id: {"name": target_name(model, t.id, lang), "box": t.box, "column": t.column, "cells": list(t.cells)}
                     for t in model.targets.values()},
         "ranking": None if model.ranking is None else model.ranking.name[lang],
         "counters": [{"id": c.id, "name": c.name[lang], "per": c.per} for c in model.counters],

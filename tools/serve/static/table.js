@@ -54,6 +54,8 @@
   const boxName = {};         // box or write target (box@column) → its name
   M.sections.forEach((s) => s.boxes.forEach((b) => { boxName[b.id] = b.name; }));
   Object.entries(M.targets || {}).forEach(([id, t]) => { boxName[id] = t.name; });
+  // an announcement names the box only: its column is the announce column ("Announce Ones", not "Ones, Announced")
+  const announcedName = (id) => ((M.targets && M.targets[id] && boxName[M.targets[id].box]) || boxName[id] || id);
   const COLS = (M.columns && M.columns.length) ? M.columns : [null];  // a sheet without columns has one
   // a sheet of several columns takes the wider side of the page (the dice and moves the other)
   if (COLS.length > 1) document.querySelector(".table-layout").classList.add("many-columns");
@@ -82,7 +84,7 @@
       case "stop":
         return fmt(T.ev_stop, {player});
       case "announce":
-        return ev.box ? fmt(T.ev_announce, {player, box: boxName[ev.box] || ev.box}) : fmt(T.ev_announce_none, {player});
+        return ev.box ? fmt(T.ev_announce, {player, box: announcedName(ev.box)}) : fmt(T.ev_announce_none, {player});
       case "write": {
         let text = fmt(one(T.ev_write, ev.points), {player, points: ev.points, box: boxName[ev.box] || ev.box});
         if (ev.bonus) text += " " + fmt(T.ev_bonus, {bonus: ev.bonus});
@@ -343,7 +345,7 @@
       if (state.step.kind === "keep") prompt.textContent = state.step.can_stop ? T.do_keep : T.do_keep_no_stop;
       else if (state.step.kind === "announce") prompt.textContent = T.do_announce;
       else if (state.step.kind === "write") prompt.textContent = state.announced
-        ? fmt(T.do_write_announced, {box: boxName[state.announced] || state.announced}) : T.do_write;
+        ? fmt(T.do_write_announced, {box: announcedName(state.announced)}) : T.do_write;
       return;
     }
     if (state.chance) turn.textContent = T.wait_dice;
@@ -380,7 +382,7 @@
     if (!announce.hidden) {
       (state.announce || []).forEach((box) => {
         announce.append(el("button", {type: "button", class: "button" + (box ? "" : " primary"), disabled: busy,
-                                      text: box ? fmt(T.announce_box, {box: boxName[box] || box}) : T.announce_none,
+                                      text: box ? fmt(T.announce_box, {box: announcedName(box)}) : T.announce_none,
                                       onclick: () => send(box ? "announce " + box : "announce none")}));
       });
     }
@@ -693,11 +695,12 @@
     hint.options.forEach((o) => {
       let label;
       if (o.type === "write") label = fmt(T.hint_write, {box: boxName[o.box] || o.box});
-      else if (o.type === "announce") label = o.box ? fmt(T.announce_box, {box: boxName[o.box] || o.box}) : T.announce_none;
+      else if (o.type === "announce") label = o.box ? fmt(T.announce_box, {box: announcedName(o.box)}) : T.announce_none;
       else if (o.type === "stop") label = T.hint_stop;
       else label = o.dice.length ? fmt(T.hint_keep, {dice: o.dice.join(" ")}) : T.hint_reroll;
       list.append(el("li", {}, el("span", {class: "hlabel", text: label}), " ",
-                     el("span", {class: "hvalue", text: o.value.toFixed(1)}), " ",
+                     el("span", {class: "hvalue", text: o.value.toLocaleString(document.documentElement.lang || "en",
+                                                                       {minimumFractionDigits: 2, maximumFractionDigits: 2})}), " ",
                      el("button", {type: "button", class: "button small", text: T.hint_do,
                                    onclick: async () => {
                                      keepFocus("hint");  // focus stays on the hint button, not the page
