@@ -64,3 +64,14 @@ def test_solve_distribution_speaks_german_and_dutch():
     nl = cli("solve", "yacht", "--distribution", "--lang", "nl")
     assert "5 %: 111" in de and "95 %: 231" in de and "exakte" in de.lower()
     assert "5 %: 111" in nl and "95 %: 231" in nl and "exacte" in nl.lower()
+
+
+@pytest.mark.slow
+def test_yahtzee_distribution_mean_is_the_solve_value_254_5877():
+    space, table = solved(load_model("yahtzee"))
+    dist = score_distribution(space, table.values)
+    mean, percentiles = summary(dist)
+    assert abs(sum(dist.values()) - 1) < 1e-9
+    assert mean == pytest.approx(254.5877, abs=1e-4)
+    assert abs(mean - table.expected_score) < 1e-6
+    assert percentiles == {5: 180, 25: 217, 50: 248, 75: 272, 95: 388}
