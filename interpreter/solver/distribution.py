@@ -41,41 +41,38 @@ def score_distribution(space, values: np.ndarray) -> dict[int, float]:
     # rolls whose write reads the sheet: (box, roll) -> its entry in bq_*
     bq_at = np.full((w.row.shape[1], R), -1, dtype=np.int64)
     bq_at[w.bq_box, w.bq_roll] = np.arange(len(w.bq_box))
-    gains = _whole(w.gain[0][np.isfinite(w.gain[0])])  # checks only
-    del gains
+    for gains in (w.gain[0], w.bgain[0]):
+        gains = _whole(gains[np.isfinite(gains)])
+        if len(gains) and gains.min() < 0:
+            raise UsageError("The exact score distribution needs writes that never take points away, "
+                             "and this model has some.")
     # the current layer: sorted state indexes and their histograms of points so far
     idx_now = np.array([0], dtype=np.int64)
     masks_now = np.zeros(1, dtype=np.int64)
     feats_now = np.zeros((1, len(space.feats)), dtype=np.int64)
     hist = np.ones((1, 1))
+    where = np.full(space.entries, -1, dtype=np.int64)  # a next state's row in the next layer
     for k in range(_entries(space)):
-        out_idx, out_s, out_g, out_m = [], [], [], []
+        parts = []
         for lo in range(0, len(idx_now), CHUNK):
             sl = slice(lo, lo + CHUNK)
-            ni, si, g, m = _turn(planner, masks_now[sl], feats_now[sl], idx_now[sl], sub, bq_at, R, K, full0)
-            out_idx.append(ni)
-            out_s.append(si + lo)
-            out_g.append(g)
-            out_m.append(m)
-        ni, si, g, m = (np.concatenate(a) for a in (out_idx, out_s, out_g, out_m))
-        g = _whole(g)
-        if len(g) and g.min() < 0:
-            raise UsageError("The exact score distribution needs writes that never take points away, "
-                             "and this model has some.")
-        nxt, inv = np.unique(ni, return_inverse=True)
-        # one entry per (next state, state, points): the rolls that lead alike are added up first
-        gmin = int(g.min())
-        G = int(g.max()) - gmin + 1
-        key = (inv.astype(np.int64) * len(idx_now) + si) * G + (g - gmin)
-        key, at = np.unique(key, return_inverse=True)
-        m = np.bincount(at, weights=m, minlength=len(key))
-        gk = key % G + gmin
-        si = (key // G) % len(idx_now)
-        rows = key // G // len(idx_now)
+            ni, g, m = _turn(planner, masks_now[sl], feats_now[sl], idx_now[sl], sub, bq_at, R, K, full0)
+            # one entry per (state, next state, points): the rolls that lead alike are added up first
+            n_out = ni.size
+            src, dst, gk, mass = (np.empty(n_out, dtype=np.int64), np.empty(n_out, dtype=np.int64),
+                                  np.empty(n_out, dtype=np.int64), np.empty(n_out))
+            used = _compiled("gather")(ni, g, m, int(g.max()) + 1, lo, src, dst, gk, mass)
+            parts.append((src[:used], dst[:used], gk[:used], mass[:used]))
+        si, ni, gk, m = (np.concatenate(c) for c in zip(*parts))
+        seen = np.zeros(space.entries, dtype=bool)
+        seen[ni] = True
+        nxt = np.flatnonzero(seen)
+        where[nxt] = np.arange(len(nxt))
+        rows = where[ni]
         nz = hist > 0
         first = np.argmax(nz, axis=1)
         last = hist.shape[1] - 1 - np.argmax(nz[:, ::-1], axis=1)
-        new = np.zeros((len(nxt), hist.shape[1] + max(0, int(g.max()))))
+        new = np.zeros((len(nxt), hist.shape[1] + int(gk.max())))
         _compiled("spread")(hist, first, last, si, rows, gk, m, new)
         idx_now, hist = nxt, new
         masks_now, feats_now = _decode(space, nxt)
@@ -131,6 +128,31 @@ def _turn_mass(keepv, sub, adds, size_start, p_all, faces, rerolls, K, full0, ou
     return 0
 
 
+def _gather(nxt, gain, prob, G, offset, src, dst, gk, mass):  # pragma: no cover (compiled)
+    """Per state, its outcomes (next state, points) with their chances added up; how many there are."""
+    S, R = nxt.shape
+    n = 0
+    key = np.empty(R, dtype=np.int64)
+    for s in range(S):
+        for r in range(R):
+            key[r] = nxt[s, r] * G + gain[s, r]
+        order = np.argsort(key)
+        last = -1
+        for i in order:
+            if prob[s, i] == 0.0:
+                continue
+            if key[i] != last:
+                src[n] = s + offset
+                dst[n] = nxt[s, i]
+                gk[n] = gain[s, i]
+                mass[n] = prob[s, i]
+                n += 1
+                last = key[i]
+            else:
+                mass[n - 1] += prob[s, i]
+    return n
+
+
 _COMPILED: dict = {}
 
 
@@ -147,7 +169,12 @@ def _compiled(name: str):
         def turn_signatures(numba):
             i64, f64 = numba.int64, numba.float64
             return [i64(f64[:, :, ::1], i64[:, ::1], i64[:, ::1], i64[::1], f64[::1], i64, i64, i64, i64, f64[:, ::1])]
-        _COMPILED[name] = (jit(_spread, spread_signatures) if name == "spread" else jit(_turn_mass, turn_signatures))
+        def gather_signatures(numba):
+            i64, f64 = numba.int64, numba.float64
+            a1 = i64[::1]
+            return [i64(i64[:, ::1], i64[:, ::1], f64[:, ::1], i64, i64, a1, a1, a1, f64[::1])]
+        _COMPILED[name] = jit(*{"spread": (_spread, spread_signatures), "turn": (_turn_mass, turn_signatures),
+                                "gather": (_gather, gather_signatures)}[name])
     return _COMPILED[name]
 
 
@@ -196,8 +223,7 @@ def _turn(planner, masks, feats, idx, sub, bq_at, R, K, full0):
     for ti in range(len(w.tlim)):
         moves = w.movt[box, ti]
         nxt = nxt + np.where(moves, np.minimum(w.tlim[ti], batch.tfeat[ti][s_all] + w.padd[d]) * w.tradix[ti], 0)
-    keep = rollp > 0
-    return nxt[keep], s_all[keep], g[keep], rollp[keep]
+    return np.ascontiguousarray(nxt), np.ascontiguousarray(np.rint(g).astype(np.int64)), rollp
 
 
 def summary(dist: dict[int, float], quantiles=(5, 25, 50, 75, 95)) -> tuple[float, dict[int, int]]:
