@@ -107,7 +107,7 @@ def greedy_space(model: Model) -> Space:
     if key not in _SPACE_ONLY:
         space = Space(model)
         # the future is worth nothing to the greedy bot: one zero seen at every state (no memory per state;
-        # a real array was 2 GiB of address space for Balut, beyond the workshop's 1 GiB)
+        # a real array was 2 GiB of address space for a sheet of rows filled four times, beyond the workshop's 1 GiB)
         _SPACE_ONLY[key] = (space, np.broadcast_to(np.zeros(1), ((1 << space.n) * space.F,)))
     return _SPACE_ONLY[key][0]
 

@@ -51,7 +51,7 @@ def zero_writes(model: Model, scorer: Scorer | None = None) -> bool:
 
 
 SECONDS_PER_ROLL = 10  # the playing-time estimate: a roll, a look, a choice
-SIMULATED_GAMES = 1  # greedy games played (seed 0) to count the rolls a game really has (Yamb: 4 s a game;
+SIMULATED_GAMES = 1  # greedy games played (seed 0) to count the rolls a game really has (a five-column sheet: 4 s a game;
 # the workshop checks and draws a copy in 8 s of CPU)
 
 

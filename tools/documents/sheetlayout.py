@@ -2,8 +2,8 @@
 write targets, the cells the engine fills. One account of the sheet: the blank sheet to print, the
 material list ("a score sheet with 60 boxes") and the tests read it from here.
 
-A sheet without columns has one unnamed column. A box used more than once (Balut's rows, Ship,
-Captain and Crew's cargo) has as many entries in each column; they fill one after another.
+A sheet without columns has one unnamed column. A box used more than once (a row filled four times, a cargo
+kept turn by turn) has as many entries in each column; they fill one after another.
 """
 from __future__ import annotations
 
