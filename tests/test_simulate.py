@@ -54,6 +54,16 @@ def test_simulate_cli_json_and_plot(cli, tmp_path):
     assert svg.startswith("<svg") and "<rect" in svg and "a (greedy)" in svg
 
 
+def test_simulate_without_players_seats_as_many_greedy_players_as_the_game_needs(cli):
+    """Qwixx is for 2 to 5 players: the default is two greedy computers, not one (which it refuses)."""
+    code, out, err = cli("simulate", "qwixx", "--games", "4", "--json")
+    assert code == 0, err
+    assert [(p["player"], p["kind"]) for p in json.loads(out)["players"]] == [
+        ("Computer 1", "greedy"), ("Computer 2", "greedy")]
+    code, out, err = cli("simulate", "yacht", "--games", "4", "--json")
+    assert code == 0 and [p["player"] for p in json.loads(out)["players"]] == ["Computer"]
+
+
 def test_simulate_cli_refuses_humans_and_bad_plot(cli, tmp_path):
     code, _, err = cli("simulate", "yacht", "--players", "me:human")
     assert code == 2 and "computer players only" in err

@@ -23,7 +23,7 @@ def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--players", default=None, help='computer players random, greedy, strong or optimal, e.g. "a:optimal,b:strong" '
-                        '(default: one greedy player)')
+                        '(default: as many greedy players as the game needs at least)')
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
     p.add_argument("--engine", choices=("auto", "bulk", "game"), default="auto",
@@ -48,7 +48,7 @@ def run(args) -> int:
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
     model = load_model(args.model, parse_options(args.option))
-    seats = parse_players(args.players or _("Computer") + ":greedy")
+    seats = parse_players(args.players or ",".join([_("Computer") + ":greedy"] * model.min_players))
     if any(s.kind == "human" for s in seats):
         raise UsageError("simulate plays computer players only (random, greedy, strong, optimal)")
     if not model.min_players <= len(seats) <= model.max_players:
