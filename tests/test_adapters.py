@@ -47,15 +47,32 @@ def test_the_encoding_numbers_every_action_once(yahtzee):
     assert max_length(yahtzee, 2) == 2 * 13 * 6  # per turn: roll, keep, roll, keep, roll, write
 
 
+def test_dice_that_differ_number_their_rolls_group_by_group():
+    """Qwixx: two white dice and four single coloured ones. White 1 2 with red 3 and white 1 3 with
+    red 2 are one multiset but two rolls: 21 white pairs × 6⁴ colours = 27,216 outcomes."""
+    qwixx = load_model("qwixx")
+    enc = Encoding(qwixx, 2)
+    state = GameState(qwixx, ["a", "b"])
+    outs = dict(enc.chance_ids(state))
+    assert len(enc.rolls) == len(outs) == 21 * 6 ** 4 and abs(sum(outs.values()) - 1) < 1e-9
+    a, b = Roll((1, 2, 3, 4, 5, 6)), Roll((1, 3, 2, 4, 5, 6))
+    assert enc.action_id(a) != enc.action_id(b)
+    assert outs[enc.action_id(a)] == pytest.approx(2 / 6 ** 6)  # the two white dice in either order
+    assert outs[enc.action_id(Roll((2, 2, 3, 4, 5, 6)))] == pytest.approx(1 / 6 ** 6)
+    assert enc.action(state, enc.action_id(b)) == b
+    state.apply(b)
+    obs = enc.observe(state, 0)
+    dice = obs[2 * 2 + 5 + 2:][:6 * 5]  # per group, the count of each face: white, red, yellow, green, blue
+    assert list(dice.reshape(5, 6).argmax(axis=1) + 1) == [1, 2, 4, 5, 6] and dice[:6].tolist() == [1, 0, 1, 0, 0, 0]
+
+
 def test_rank_returns_follow_the_ranking(yahtzee):
     state = GameState(yahtzee, ["a", "b", "c"])
     state.sheets = [{"chance": 20}, {"chance": 10}, {"chance": 20}]
     assert rank_returns(state) == [0.5, -1.0, 0.5]
 
 
-@pytest.mark.parametrize("name", [pytest.param(m, marks=pytest.mark.xfail(
-    strict=True, reason="dice groups: a roll is listed group by group, the encoding numbers sorted multisets")) if m == "qwixx"
-    else m for m in MODELS])
+@pytest.mark.parametrize("name", MODELS)
 def test_openspiel_random_sim_test(name):
     pyspiel = need("pyspiel")
     import rulebook.interpreter.openspiel  # noqa: F401  registers python_rulebook

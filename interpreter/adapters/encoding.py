@@ -8,14 +8,17 @@ Actions (a fixed number, `Encoding.num_actions`):
 - `K`: stop rolling.
 - `K+1 … K+T`: write into target `targets[j]` (the model's write targets, sheet order).
 - then, only for a model with announcements: announce none, and announce `targets[j]`.
-Chance outcomes use the keep numbering: a roll showing the faces `keeps[i]` (a multiset of the
-dice thrown) is outcome `i`, with its exact probability; `max_chance_outcomes = K`.
+Chance outcomes are numbered by `rolls`: a roll showing the faces `rolls[i]` is outcome `i`, with
+its exact probability; `max_chance_outcomes = len(rolls)`. With one kind of dice, `rolls` is the keep
+numbering (a multiset of the dice thrown: `rolls[i] == keeps[i]`). With dice that differ (groups),
+every group is rolled at once, and `rolls` lists every roll as the engine writes it, group after group
+(each group's faces sorted), in the order of the product of the groups' multisets.
 
 Observation (float32, `Encoding.observation_size`, the same for every player of the model):
 the observing player (one-hot, P), the player to move (one-hot, P; at a roll the player whose
 turn it is, zeros when the game is over), the step due (one-hot: roll, keep, write, announce,
-over), the roll number this turn, the rolls left this turn, the dice (count of each face, F), the
-dice kept for the roll due (F), the dice set aside for good (F), the announced target (one-hot, T),
+over), the roll number this turn, the rolls left this turn, the dice (count of each face, F; with
+dice that differ, the count of each face per group, the sum of the groups' faces), the dice kept for the roll due (F), the dice set aside for good (F), the announced target (one-hot, T),
 then per player in seat order: each cell filled (0/1, C), each cell's points (C) and each
 counter's value (N). Every player sees everything: the games are of perfect information.
 """
@@ -28,7 +31,7 @@ import numpy as np
 
 from ..engine.actions import Action, Announce, Keep, Roll, Stop, Write
 from ..model.frozen import Model
-from ..model.dice import multisets
+from ..model.dice import group_index, group_rolls, group_slices, multisets
 from ..model.scoring import Scorer
 from ..engine.state import CHANCE, TERMINAL, GameState, tables
 
@@ -142,6 +145,10 @@ class Encoding:
         put = object.__setattr__
         put(self, "keeps", keeps)
         put(self, "keep_index", {k: i for i, k in enumerate(keeps)})
+        rolls = group_rolls(m.groups) if m.grouped else keeps
+        put(self, "rolls", rolls)
+        put(self, "roll_index", group_index(m.groups) if m.grouped else self.keep_index)
+        put(self, "dice_size", sum(f for _, f in m.groups) if m.grouped else m.faces)
         put(self, "targets", targets)
         put(self, "target_index", {t: j for j, t in enumerate(targets)})
         put(self, "stop", len(keeps))
@@ -152,7 +159,7 @@ class Encoding:
         put(self, "counters", tuple(c.id for c in m.counters if c.per != "game"))
         put(self, "game_counters", tuple(c.id for c in m.counters if c.per == "game"))
         P, F, T, C = self.players, m.faces, len(targets), len(self.cells)
-        head = 2 * P + len(STEP_KINDS) + 2 + 3 * F + T + len(self.game_counters)
+        head = 2 * P + len(STEP_KINDS) + 2 + self.dice_size + 2 * F + T + len(self.game_counters)
         put(self, "observation_size", head + P * (2 * C + len(self.counters)))
         # the largest size of an observation's entry (points, counters, roll numbers): for spaces' bounds
         most = [abs(v) for c in m.counters for v in (c.least, c.most, c.start) if isinstance(v, (int, float))]
@@ -165,7 +172,7 @@ class Encoding:
         if kind is Keep:
             return self.keep_index[tuple(action.dice)]
         if kind is Roll:
-            return self.keep_index[tuple(action.faces)]
+            return self.roll_index[tuple(action.faces)]
         if kind is Stop:
             return self.stop
         if kind is Write:
@@ -178,7 +185,7 @@ class Encoding:
         """The engine action an integer stands for at this state (a roll at a chance node)."""
         a = int(action_id)
         if state.is_chance_node():
-            return Roll(self.keeps[a])
+            return Roll(self.rolls[a])
         if 0 <= a < self.stop:
             return Keep(self.keeps[a])
         if a == self.stop:
@@ -204,7 +211,8 @@ class Encoding:
 
     def chance_ids(self, state: GameState) -> list[tuple[int, float]]:
         """The pending roll's outcomes as (integer, exact probability)."""
-        return [(self.keep_index[r.faces], p) for r, p in state.chance_outcomes()]
+        index = self.roll_index
+        return [(index[r.faces], p) for r, p in state.chance_outcomes()]
 
     # observations -------------------------------------------------------------------------------
     def observe(self, state: GameState, player: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -227,7 +235,8 @@ class Encoding:
         out[i] = state.roll_number
         out[i + 1] = state.rolls_left() if step is not None else 0
         i += 2
-        for dice in (state.dice, state.kept, state.held):
+        i = self._observe_dice(state.dice, out, i)
+        for dice in (state.kept, state.held):
             for d in dice:
                 out[i + d - 1] += 1
             i += F
@@ -248,6 +257,19 @@ class Encoding:
                 out[i] = state.counter_values[p][c]
                 i += 1
         return out
+
+    def _observe_dice(self, dice: tuple[int, ...], out: np.ndarray, i: int) -> int:
+        """The dice on the table as counts of each face (per group, for dice that differ); the next index."""
+        m = self.model
+        if not m.grouped or len(dice) != m.n_dice:
+            for d in dice:
+                out[i + d - 1] += 1
+            return i + self.dice_size
+        for (_, faces), part in zip(m.groups, group_slices(m.groups)):
+            for d in dice[part]:
+                out[i + d - 1] += 1
+            i += faces
+        return i
 
     def describe(self, state: GameState) -> str:
         """The position in words (English, for logs and `str(state)`)."""

@@ -120,7 +120,7 @@ class RulebookGame(pyspiel.Game):
                                          parameter_specification=DEFAULTS)
         info = pyspiel.GameInfo(
             num_distinct_actions=shared.encoding.num_actions,
-            max_chance_outcomes=len(shared.encoding.keeps),
+            max_chance_outcomes=len(shared.encoding.rolls),
             num_players=players,
             min_utility=low, max_utility=high, utility_sum=0.0 if shared.returns == "rank" else None,
             max_game_length=max_length(model, players))
@@ -166,7 +166,7 @@ class RulebookState(pyspiel.State):
     def _action_to_string(self, player, action):
         e = self.position.rules.encoding
         if player == pyspiel.PlayerId.CHANCE:
-            return "roll " + (" ".join(map(str, e.keeps[action])) or "-")
+            return "roll " + (" ".join(map(str, e.rolls[action])) or "-")
         if action < e.stop:
             return "keep " + (" ".join(map(str, e.keeps[action])) or "none")
         if action == e.stop:
