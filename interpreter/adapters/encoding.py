@@ -36,14 +36,17 @@ from ..model.scoring import Scorer
 from ..engine.state import CHANCE, TERMINAL, GameState, tables
 
 STEP_KINDS = ("roll", "keep", "write", "announce", "over")
+UNBOUNDED_PASSES = 1000  # passes counted for a repeat with no `times` (max_length)
 
 
 def max_length(model: Model, players: int) -> int:
     """The most moves (chance and decisions) a game can take: every leaf of the phase tree with its
-    repeats and turns counted out (a `while:` repeat at its most passes; a game may end sooner)."""
+    repeats and turns counted out (a `while:` repeat at its most passes; a game may end sooner).
+    A repeat with no bound (a game of no fixed length, which ends with probability 1) counts as
+    `UNBOUNDED_PASSES` passes: OpenSpiel needs a number, and longer games are vanishingly rare."""
     def count(step) -> int:
         if step.kind == "repeat":
-            return step.times * sum(count(s) for s in step.steps)
+            return (step.times or UNBOUNDED_PASSES) * sum(count(s) for s in step.steps)
         if step.kind == "each_player":
             return players * sum(count(s) for s in step.steps)
         return 1
