@@ -50,7 +50,7 @@ def max_length(model: Model, players: int) -> int:
         if step.kind == "each_player":
             return players * sum(count(s) for s in step.steps)
         return 1
-    return count(model.flow)
+    return min(count(model.flow), 2 ** 31 - 1)  # OpenSpiel keeps it in a C int
 
 
 def parse_options(text) -> dict[str, str]:
