@@ -19,6 +19,8 @@ import numpy as np
 MAX_BYTES = 1 << 30  # policy tables larger than this are not built (bulk play plans as it goes)
 BATCH = 2048  # states planned at a time while building
 FORMAT = 1
+MADV_POPULATE_READ, MADV_WILLNEED = 22, 3  # (Linux's numbers)
+DENSE_IN_MEMORY = 64 << 20  # a state -> slot array up to this size is read into memory, not mapped
 
 
 def size(space, states: int) -> int:
@@ -37,7 +39,21 @@ def _paths(table_path: Path) -> dict[str, Path]:
 
 
 def load(table_path: Path, digest: str):
-    """(slot per state, box (states × rolls), keep (states × rerolls × rolls)) memory-mapped, or None."""
+    """(slot per state, box (states × rolls), keep (states × rerolls × rolls)) memory-mapped, or None.
+    Mapped once per process and table (bulk play and every bot share the mapping)."""
+    key = (str(table_path), digest)
+    if key not in _MAPPED:
+        tables = _load(table_path, digest)
+        if tables is None:
+            return None
+        _MAPPED[key] = tables
+    return _MAPPED[key]
+
+
+_MAPPED: dict = {}  # (table path, digest) -> the mapped policy tables
+
+
+def _load(table_path: Path, digest: str):
     p = _paths(table_path)
     try:
         head = json.loads(p["head"].read_text(encoding="utf-8"))
@@ -48,7 +64,54 @@ def load(table_path: Path, digest: str):
         return None
     if [list(a.shape) for a in arrays] != head.get("shapes"):
         return None
+    _map_ahead(arrays)
     return arrays
+
+
+_AHEAD: list = []  # the threads mapping policy tables ahead (`settle` waits for them)
+
+
+def _map_ahead(arrays) -> None:
+    """Map the pages of memory-mapped tables ahead and read a byte of each, in a thread (neither holds
+    the interpreter's lock): a decision then does not wait on a page's first read, which on the shared
+    virtual machine costs 10 µs (a page fault) to 150 µs (memory the host gave back), and bulk play pays
+    the faults in bulk. Where the system cannot map ahead (not Linux, a kernel before 5.14) the pages
+    are read ahead only, and come in as they are touched."""
+    import sys
+    import threading
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+    except (OSError, AttributeError):
+        return
+    madvise.argtypes, madvise.restype = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int], ctypes.c_int
+    page = os.sysconf("SC_PAGE_SIZE")
+    spans = []
+    for a in arrays:
+        if isinstance(a, np.memmap) and a.nbytes:
+            addr = a.ctypes.data
+            start = addr - addr % page
+            spans.append((start, a.nbytes + addr - start, a))
+
+    def run():
+        for start, length, a in spans:
+            if madvise(start, length, MADV_POPULATE_READ) != 0:
+                madvise(start, length, MADV_WILLNEED)
+        for _start, _length, a in spans:  # a byte of every page read once (numpy, outside the interpreter's lock)
+            flat = a.reshape(-1).view(np.uint8)
+            for lo in range(0, len(flat), 64 << 20):
+                int(flat[lo:lo + (64 << 20):page].sum())
+    thread = threading.Thread(target=run, name="policy-map-ahead", daemon=True)
+    thread.start()
+    _AHEAD.append(thread)
+
+
+def settle() -> None:
+    """Wait until the policy tables read so far are mapped (benchmarks: before any timing)."""
+    while _AHEAD:
+        _AHEAD.pop().join()
 
 
 def build(plans, table_path: Path | None, digest: str, progress=None):
@@ -119,41 +182,79 @@ class Decider:
         from .writetable import encode
         self.space, self.encode = space, encode
         self.dense, self.box, self.keep = (t.view(np.ndarray) for t in tables)
-        self.Keep, self.Stop, self.Write = Keep, Stop, Write
-        self.roll_index, self.keeps = space.tt.roll_index, space.tt.keeps
-        self.cand = space.tt.sub_index[:, ::-1].tolist()  # (bulk play's candidates: larger keeps first)
-        self.boxes = list(space.boxes)
-        self.n_dice = model.n_dice
-        self.radix, self.F = space.radix, space.F
+        if self.dense.nbytes <= DENSE_IN_MEMORY:  # (read at once: a fresh state's slot is then no page fault)
+            self.dense = np.array(self.dense)
+        self.roll_index = space.tt.roll_index
+        cand = space.tt.sub_index[:, ::-1].tolist()  # (bulk play's candidates: larger keeps first)
+        stop, n_dice = Stop(), model.n_dice
+        keeps = [Keep(k) for k in space.tt.keeps] + [None]  # (a roll's short row of candidates is padded with K)
+        # the action of each (roll, candidate): made once, an action is a frozen value
+        self.keep_actions = [[keeps[i] for i in row] for row in cand]
+        self.stop_actions = [[stop if keeps[i] is not None and len(keeps[i].dice) == n_dice else keeps[i] for i in row]
+                             for row in cand]
+        self.writes = [Write(b) for b in space.boxes]
         self.last_roll = space.last_roll
         self._quick = self._slot = None
+        self._encoder = self._plain_encoder(model, space)
+
+    @staticmethod
+    def _plain_encoder(model, space):
+        """For a sheet whose cells are its boxes, held in two bits per box: a function sheet -> dense index
+        (`writetable.encode` in a few Python steps), else None."""
+        if not (space.binary and model.simple_sheet):
+            return None
+        bit, F = dict(space.place), space.F
+        parts = []
+        for f, r in zip(space.feats, space.radix):
+            if f.kind == "total":
+                parts.append((0, tuple(space.quantity[f.name]), f.limit, r))
+            else:
+                parts.append((1 if f.kind == "equals" else 2, f.name, f.limit, r))
+
+        def index(sheet) -> int:
+            mask = 0
+            for b in sheet:
+                mask |= bit.get(b, 0)
+            idx = mask * F
+            for kind, what, limit, r in parts:
+                if kind == 0:
+                    total = 0
+                    for u in what:
+                        total += sheet.get(u, 0)
+                    idx += min(limit, max(0, total)) * r
+                else:
+                    p = sheet.get(what)
+                    if p is not None and (p == limit if kind == 1 else p >= limit):
+                        idx += r
+            return idx
+        return index
 
     def slot(self, sheet) -> int:
         quick = tuple(sheet.items())
         if quick != self._quick:
-            mask, fvals = self.encode(self.space, sheet)
-            idx = mask * self.F + sum(v * r for v, r in zip(fvals, self.radix))
+            if self._encoder is not None:
+                idx = self._encoder(sheet)
+            else:
+                mask, fvals = self.encode(self.space, sheet)
+                idx = mask * self.space.F + sum(v * r for v, r in zip(fvals, self.space.radix))
             self._quick, self._slot = quick, int(self.dense[idx])
         return self._slot
 
     def choose(self, state):
         step = state.step()
         kind = step.kind if step is not None else None
-        if kind not in ("keep", "write"):
+        if kind != "keep" and kind != "write":
             return None
         s = self.slot(state.sheets[state.player])
         if s < 0:
             return None
         r = self.roll_index[state.dice]
         if kind == "write":
-            return self.Write(self.boxes[int(self.box[s, r])])
+            return self.writes[self.box[s, r]]
         j = self.last_roll - state.roll_number  # (bulk play takes turns of a fixed shape: `state.rolls_left()`)
         if j < 1:
             return None
-        best = self.keeps[self.cand[r][int(self.keep[s, j - 1, r])]]
-        if len(best) == self.n_dice and step.can_stop:
-            return self.Stop()
-        return self.Keep(best)
+        return (self.stop_actions if step.can_stop else self.keep_actions)[r][self.keep[s, j - 1, r]]
 
 
 def decider_for(model) -> Decider | None:

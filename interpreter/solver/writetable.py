@@ -162,7 +162,8 @@ def encode(space, sheet: dict[str, int]) -> tuple[int, list[int]]:
         if f.kind == "total":
             values.append(min(f.limit, max(0, sum(points.get(u, 0) for u in space.quantity[f.name]))))
         else:
-            values.append(int(f.holds(points[f.name])) if f.name in points else 0)  # equals / atleast
+            p = points.get(f.name)  # equals / atleast (as `Feature.holds`, in plain numbers)
+            values.append(0 if p is None else int(p == f.limit if f.kind == "equals" else p >= f.limit))
     return mask, values
 
 
