@@ -323,10 +323,10 @@ def test_the_page_reconnects_after_a_server_restart_and_plays_on(tmp_path, peopl
         stop_server(srv, thread)
 
 
-@pytest.mark.xfail(strict=True, reason="announce buttons now name the box only, so the Hand and the Announce column's Ones read alike")
 def test_an_announce_step_in_the_browser(server, people, tmp_path):
-    """Yamb: after the first roll the page offers a button per box that may be announced; the
-    announcement shows in the log and the prompt, and the write goes into the announced box."""
+    """Yamb: after the first roll the page offers a button per box that may be announced; with two
+    columns that take announcements each button names the box and its column in a sentence, so no
+    two read alike. The announcement shows in the log and the prompt, and the write goes there."""
     me = people()
     page = me.page
     page.goto(f"{server}/new/yamb?lang=en")
@@ -337,14 +337,32 @@ def test_an_announce_step_in_the_browser(server, people, tmp_path):
     buttons = page.locator("#announce button")
     buttons.first.wait_for()
     labels = buttons.all_inner_texts()
-    assert labels[0] == "Announce nothing" and "Announce Yamb" in labels and "Announce Ones" in labels  # the box only
+    assert labels[0] == "Announce nothing" and len(labels) == 1 + 12 * 2  # twelve rows in two columns
+    assert len(set(labels)) == len(labels), labels
+    assert "Announce Yamb in the Announce column" in labels and "Announce Ones in the Hand column" in labels
     assert "Announce the box" in page.locator("#prompt").inner_text()
     before = me.seq()
-    page.locator("#announce button", has_text="Announce Ones, Hand").click()
+    page.locator("#announce button", has_text="Announce Ones in the Hand column").click()
     wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) > {before}")
-    assert "announces Ones, Hand" in page.locator("#log").inner_text()
+    assert "announces Ones in the Hand column" in page.locator("#log").inner_text()
     page.screenshot(path=str(tmp_path / "announced.png"), full_page=True)
-    assert "You announced Ones, Hand" in page.locator("#prompt").inner_text()
+    assert "You announced Ones in the Hand column" in page.locator("#prompt").inner_text()
     assert page.locator("#announce").is_hidden()
     me.write_best()  # the only box offered is the announced one
     assert "in Ones, Hand" in page.locator("#log").inner_text()
+
+
+def test_announce_buttons_in_german_and_dutch_are_sentences_of_their_own(server, people):
+    for lang, nothing, ones_hand in (("de", "Nichts ansagen", "Einer in der Spalte Hand ansagen"),
+                                     ("nl", "Niets aankondigen", "Enen aankondigen in de kolom Hand")):
+        me = people()
+        page = me.page
+        page.goto(f"{server}/new/yamb?lang={lang}")
+        page.select_option("select[name=pace_ms]", "0")
+        page.click("button[type=submit]")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
+        assert me.wait_turn_or_end() == "turn"
+        buttons = page.locator("#announce button")
+        buttons.first.wait_for()
+        labels = buttons.all_inner_texts()
+        assert labels[0] == nothing and ones_hand in labels and len(set(labels)) == len(labels) == 25, labels

@@ -66,3 +66,12 @@ def test_bots_play_a_full_game():
     for _ in game.run_bots():
         pass
     assert game.state.is_terminal() and [len(s) for s in game.state.sheets] == [39, 39]
+
+
+def test_its_boxes_have_yahtzees_names_in_every_language():
+    """The Yahtzee sheet in three columns: every box is called what Yahtzee calls it ("Drie gelijke",
+    not an English "Three of a kind" on the Dutch sheet)."""
+    yahtzee = load_model("yahtzee")
+    for box in MODEL.boxes.values():
+        assert box.name == yahtzee.boxes[box.id].name, box.id
+    assert MODEL.boxes["three_of_a_kind"].name["nl"] == "Drie gelijke"

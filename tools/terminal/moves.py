@@ -66,6 +66,11 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
                                  text=text.strip())
     if step.kind == "write" and step.optional and verb in ("pass", "stop") and len(words) == 1:
         return [Stop()]  # write nothing (the engine says whether passing is allowed now)
+    if step.kind == "write" and verb in ("roll", "stop") and len(words) == 1:
+        raise IllegalActionError("no rolls are left this turn: write the dice into a box",
+                                 hint="type the box's name or its number on the sheet")
+    if step.kind == "announce" and verb in ("roll", "stop", "keep", "pos"):
+        raise IllegalActionError("announce a box (or nothing) first; then the dice roll on")
     if step.kind == "write":
         name = " ".join(words[1:]) if verb == "write" and len(words) > 1 else " ".join(words)
         return [_write(box_from(name, state, lang), state, lang)]

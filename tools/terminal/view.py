@@ -9,7 +9,7 @@ from ...interpreter.engine.actions import Announce, Keep, Roll, Stop, Write
 from ...interpreter.model.errors import RulebookError
 from ...interpreter.engine.state import GameState
 from ..i18n import translator
-from .names import target_name  # noqa: F401 - where callers found it before
+from .names import announce_column, target_name
 
 
 class View:
@@ -61,7 +61,11 @@ class View:
         if isinstance(a, Announce) and a.box is None:
             return self._("{player} announces nothing", player=who)
         if isinstance(a, Announce):
-            return self._("{player} announces {box}", player=who, box=self.box_name(state, a.box))
+            column = announce_column(state.model, a.box, self.lang)
+            box = state.model.boxes[state.model.targets[a.box].box].name[self.lang]
+            if column is None:
+                return self._("{player} announces {box}", player=who, box=box)
+            return self._("{player} announces {box} in the {column} column", player=who, box=box, column=column)
         assert isinstance(a, Write)
         line = self.t.ngettext("{player} writes {points} point in {box}", "{player} writes {points} points in {box}",
                                ev.points).format(player=who, points=ev.points, box=self.box_name(state, a.box))
@@ -106,8 +110,11 @@ class View:
             self.console.print(self._("Announce a box (its name or number) for this turn's dice, or 'announce none'."))
         elif step is not None and step.kind == "write":
             if state.announced is not None:
-                self.console.print(self._("You announced {box}: write the dice there.",
-                                          box=self.box_name(state, state.announced)))
+                column = announce_column(model, state.announced, self.lang)
+                box = model.boxes[model.targets[state.announced].box].name[self.lang]
+                self.console.print(self._("You announced {box}: write the dice there.", box=box) if column is None
+                                   else self._("You announced {box} in the {column} column: write the dice there.",
+                                               box=box, column=column))
             self.console.print(self._("Write the dice into a box: its name or its number (the green ones may take them)."))
 
     def group_dice(self, state: GameState) -> Text:

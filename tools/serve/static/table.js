@@ -54,9 +54,22 @@
   const boxName = {};         // box or write target (box@column) → its name
   M.sections.forEach((s) => s.boxes.forEach((b) => { boxName[b.id] = b.name; }));
   Object.entries(M.targets || {}).forEach(([id, t]) => { boxName[id] = t.name; });
-  // an announcement names the box only: its column is the announce column ("Announce Ones", not "Ones, Announced")
-  const announcedName = (id) => ((M.targets && M.targets[id] && boxName[M.targets[id].box]) || boxName[id] || id);
   const COLS = (M.columns && M.columns.length) ? M.columns : [null];  // a sheet without columns has one
+  // an announcement names the box; where more than one column takes announcements (or none has that
+  // order), it names the column too, in a sentence of its own ("Announce Ones in the Hand column")
+  const ANNOUNCE_COLS = COLS.filter((c) => c && c.order === "announced");
+  const announceColumn = (id) => {
+    const t = M.targets && M.targets[id];
+    if (!t || !t.column || ANNOUNCE_COLS.length === 1) return null;
+    return (COLS.find((c) => c && c.id === t.column) || {name: t.column}).name;
+  };
+  const announcedName = (id) => ((M.targets && M.targets[id] && boxName[M.targets[id].box]) || boxName[id] || id);
+  // an announcement as a sentence: `key` names the box only, `key + "_in"` the box and its column
+  const announceText = (key, id, extra) => {
+    const column = announceColumn(id);
+    return column === null ? fmt(T[key], {...extra, box: announcedName(id)})
+      : fmt(T[key + "_in"], {...extra, box: announcedName(id), column});
+  };
   // a sheet of several columns takes the wider side of the page (the dice and moves the other)
   if (COLS.length > 1) document.querySelector(".table-layout").classList.add("many-columns");
 
@@ -84,7 +97,7 @@
       case "stop":
         return fmt(T.ev_stop, {player});
       case "announce":
-        return ev.box ? fmt(T.ev_announce, {player, box: announcedName(ev.box)}) : fmt(T.ev_announce_none, {player});
+        return ev.box ? announceText("ev_announce", ev.box, {player}) : fmt(T.ev_announce_none, {player});
       case "write": {
         let text = fmt(one(T.ev_write, ev.points), {player, points: ev.points, box: boxName[ev.box] || ev.box});
         if (ev.bonus) text += " " + fmt(T.ev_bonus, {bonus: ev.bonus});
@@ -345,7 +358,7 @@
       if (state.step.kind === "keep") prompt.textContent = state.step.can_stop ? T.do_keep : T.do_keep_no_stop;
       else if (state.step.kind === "announce") prompt.textContent = T.do_announce;
       else if (state.step.kind === "write") prompt.textContent = state.announced
-        ? fmt(T.do_write_announced, {box: announcedName(state.announced)}) : T.do_write;
+        ? announceText("do_write_announced", state.announced) : T.do_write;
       return;
     }
     if (state.chance) turn.textContent = T.wait_dice;
@@ -382,7 +395,7 @@
     if (!announce.hidden) {
       (state.announce || []).forEach((box) => {
         announce.append(el("button", {type: "button", class: "button" + (box ? "" : " primary"), disabled: busy,
-                                      text: box ? fmt(T.announce_box, {box: announcedName(box)}) : T.announce_none,
+                                      text: box ? announceText("announce_box", box) : T.announce_none,
                                       onclick: () => send(box ? "announce " + box : "announce none")}));
       });
     }
@@ -695,7 +708,7 @@
     hint.options.forEach((o) => {
       let label;
       if (o.type === "write") label = fmt(T.hint_write, {box: boxName[o.box] || o.box});
-      else if (o.type === "announce") label = o.box ? fmt(T.announce_box, {box: announcedName(o.box)}) : T.announce_none;
+      else if (o.type === "announce") label = o.box ? announceText("announce_box", o.box) : T.announce_none;
       else if (o.type === "stop") label = T.hint_stop;
       else label = o.dice.length ? fmt(T.hint_keep, {dice: o.dice.join(" ")}) : T.hint_reroll;
       list.append(el("li", {}, el("span", {class: "hlabel", text: label}), " ",
