@@ -55,3 +55,17 @@ def test_simulate_agrees_with_the_solve():
     data = json.loads(out)
     for p in data["players"]:
         assert abs(p["mean"] - 7.0) < 3 * p["stderr"] + 1e-9 and p["mean"] > 5
+
+
+def test_play_and_replay_give_the_totals_rolled(tmp_path):
+    """Before issue 22 play and replay printed every total of the one-column sheet as 0."""
+    log = tmp_path / "c.jsonl"
+    code, out, err = run("play", "chicago", "--players", "cpu:random,cpu:greedy", "--seed", "1", "--log", log,
+                         "--lang", "en")
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-2:] == ["1. cpu 2: 11 points", "2. cpu 1: 7 points"]
+    code, out, err = run("replay", log, "--json")
+    assert code == 0, err
+    totals = json.loads(out)["totals"]
+    assert [t["total"] for t in totals] == [7, 11]
+    assert [sum(t["boxes"].values()) for t in totals] == [7, 11] and totals[0]["boxes"]["seven@rounds"] == 7

@@ -236,3 +236,38 @@ def test_check_reads_a_write_rule_only_on_sheets_a_game_can_reach(tmp_path):
                        "          name: {en: Write the round's box"))
     code, out, err = cli("check", bottom)
     assert code == 2 and "only 'twelve@rounds' is open" in err
+
+
+def test_end_if_on_the_sheet_crowns_no_one_who_ends_the_game(tmp_path):
+    """Wrong winners (issue 22): "the game ends when someone fills Pair" made the player who filled it the
+    winner whatever the totals. The ranking decides: a (12) wins over b (2), who ended the game."""
+    path = _variant(tmp_path, EXAMPLES / "scratch.yaml", "ends.yaml", ("flow:\n", "end_if: filled(pair)\n\nflow:\n"))
+    state = GameState(load_model(path), ["a", "b"])
+    play(state, "roll 6 6", "write sixes", "roll 1 1", "write pair")
+    assert state.is_terminal() and state.sheets == [{"sixes": 12}, {"pair": 2}]
+    assert state.ranking() == [(1, "a", 12), (2, "b", 2)]
+    assert state.returns() == [12, 2]
+
+
+def test_hint_reads_the_write_step_that_is_due(tmp_path):
+    """`hint` at the second of two writes named the first's boxes (issue 22); and it counted the points of
+    a `counts: false` section as real ones (the next test)."""
+    from rulebook.tools.terminal.hint import hint_lines
+    from rulebook.tools.terminal.view import View
+    state = GameState(load_model(_variant(tmp_path, EXAMPLES / "scratch.yaml", "two_writes.yaml", *TWO_WRITES)), ["a"])
+    play(state, "roll 6 2", "write sixes", "roll 3 3")
+    assert [line.split()[0] for line in hint_lines(state, View("en"))[1:]] == ["Pair"]
+
+
+def test_hint_counts_no_points_of_a_section_that_does_not_count(tmp_path):
+    from rulebook.tools.terminal.hint import hint_lines
+    from rulebook.tools.terminal.view import View
+    uncounted = _variant(tmp_path, EXAMPLES / "scratch.yaml", "uncounted.yaml",
+                         ("      - id: pair\n        name: {en: Pair",
+                          "  - id: memo\n    name: {en: Memo, de: Notiz, nl: Notitie}\n    counts: false\n"
+                          "    boxes:\n      - id: pair\n        name: {en: Pair"))
+    state = GameState(load_model(uncounted), ["a"])
+    play(state, "roll 6 6")
+    lines = hint_lines(state, View("en"))
+    assert lines[1].split()[0] == "Sixes" and lines[1].split()[-1] == "12.00"
+    assert lines[2].split() == ["Pair", "0.00"]
