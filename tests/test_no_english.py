@@ -148,6 +148,8 @@ def cli_outputs(capsys, monkeypatch, tmp_path: Path, lang: str) -> dict[str, str
         out[f"replay {name}"] = r("replay", str(d / f"{name}.jsonl"))
         out[f"simulate {name}"] = r("simulate", name, "--games", "5", "--plot", str(d / f"{name}.svg"))
         out[f"plot {name}"] = " ".join(svg_texts((d / f"{name}.svg").read_text(encoding="utf-8")))
+    if "review" in COMMANDS:
+        out["review"] = r("review", str(d / "yacht.jsonl"))
     session = "\n".join(["help", "sheet", "hint", "keep 9", "pos 7", "frobnicate", "stop", "write nosuch",
                          "write fourz", "quit"]) + "\n"
     out["play session"] = r("play", "yacht", "--players", "Anna:human,Bert:greedy", "--seed", "5",
@@ -172,6 +174,7 @@ def cli_outputs(capsys, monkeypatch, tmp_path: Path, lang: str) -> dict[str, str
                  ("play", "--resume", str(d / "missing.json")), ("play", "--resume", str(d / "y.svg")),
                  ("play", "yacht", "--players", "Anna:human", "--seed", "1")],
         "replay": [("replay", str(d / "missing.jsonl")), ("replay", str(d / "s.json"))],
+        "review": [("review", str(d / "qwixx.jsonl")), ("review", str(d / "missing.jsonl"))],
         "simulate": [("simulate", "yahtzee", "--games", "0"), ("simulate", "yahtzee", "--players", "Anna:human"),
                      ("simulate", "yahtzee", "--plot", str(d / "p.png"))],
         "solve": [("solve", "nosuch")],

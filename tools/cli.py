@@ -17,6 +17,7 @@ COMMANDS = {
     "score": ("score", "which boxes may take a roll, and what each scores"),
     "play": ("play", "play a game in the terminal (humans and computer players)"),
     "replay": ("replay", "re-run a game log and print the final sheets"),
+    "review": ("review", "review a game log: each decision's best choice and what the choice made cost"),
     "solve": ("solve", "compute optimal solitaire play and its expected score"),
     "simulate": ("simulate", "play many games with bots and report statistics"),
     "compare": ("compare", "compare rule variants side by side: scores, scratches, bonuses, skill, length"),

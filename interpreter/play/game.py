@@ -404,8 +404,12 @@ class Replay:
     moves: int
 
 
-def replay(path: Path) -> Replay:
-    """Re-run a log; SaveFileError at the line (and column) where it does not fit its model."""
+def replay(path: Path, before: Callable[[GameState, Action, int], None] | None = None,
+           start: Callable[[Model, list[Seat]], None] | None = None) -> Replay:
+    """Re-run a log; SaveFileError at the line (and column) where it does not fit its model.
+
+    `start(model, seats)` is called once the header is read, `before(state, action, line)` before each
+    move is applied (a reader such as a review looks at the position the move was made in)."""
     lines = _read_text(path, "log file").splitlines()
     if not lines:
         raise SaveFileError("the log is empty", Pos(str(path), 1, 1))
@@ -429,6 +433,8 @@ def replay(path: Path) -> Replay:
         raise SaveFileError(exc.msg, at, exc.hint_msg) from None
     if state.players != [s.name for s in seats]:
         raise SaveFileError("the header's start position has other players", at)
+    if start is not None:
+        start(model, seats)
     moves = 0
     for n in range(2, len(lines) + 1):
         if not lines[n - 1].strip():
@@ -445,6 +451,8 @@ def replay(path: Path) -> Replay:
         player = state.player
         try:
             action = parse_action(rec["move"])
+            if before is not None and state.current_player() != CHANCE and action in state.legal_actions():
+                before(state, action, n)
             state.apply(action)
         except IllegalActionError as exc:
             raise SaveFileError(exc.msg, at, exc.hint_msg) from None
