@@ -85,6 +85,7 @@ def client_texts(lang: str) -> dict[str, object]:
         "ev_bonus": _("(+{bonus} bonus)"),
         # the sheet
         "box": _("Box"),
+        "sheet_of_player": _("Whose score sheet to show"),
         "section_total": _("Total {section}"),
         "grand_total": _("Grand total"),
         "progress": _("{value} of {goal}"),

@@ -158,7 +158,7 @@
     svg.setAttribute("aria-hidden", "true");
     const rect = document.createElementNS(SVG, "rect");
     for (const [k, v] of Object.entries({x: 3, y: 3, width: 94, height: 94, rx: 16, class: "face"})) rect.setAttribute(k, v);
-    if (colour) rect.setAttribute("style", "fill:" + colour);  // a die of a group of dice that differ
+    if (colour) rect.style.fill = colour;  // a die of a group of dice that differ (CSSOM: the CSP allows it)
     const light = !colour || ["white", "gold", "yellow", "#ffffff"].includes(colour);
     svg.append(rect);
     if (PIPS[face] && M.faces <= 6) {
@@ -166,7 +166,7 @@
         const dot = document.createElementNS(SVG, "circle");
         dot.setAttribute("cx", PIP_AT[c][0]); dot.setAttribute("cy", PIP_AT[c][1]); dot.setAttribute("r", 9.5);
         dot.setAttribute("class", "pip");
-        if (!light) dot.setAttribute("style", "fill:white");
+        if (!light) dot.style.fill = "white";
         svg.append(dot);
       }
     } else {
@@ -220,10 +220,45 @@
   // the sheet: a row per box, per player a cell per column (one without columns); a cell shows the
   // entries written (a box used several times has several) and, for the player to move, what the dice
   // would score there
+  // A sheet too wide for the screen shows one player's columns at a time (tabs choose whose; the
+  // player to move by default) and, if one player's columns are still too wide, turns the column
+  // names on their side. Words are never broken: box names wrap between words only.
+  let sheetPick = null, sheetPickTurn = null;  // the player chosen in the tabs, and in whose turn
   function drawSheet(me) {
+    const wrap = document.querySelector(".sheet-wrap"), table = $("sheet");
+    const n = state.players.length;
+    const turnKey = state.terminal ? "end" : state.player;
+    if (sheetPickTurn !== turnKey) sheetPick = null;  // a new turn shows the player to move again
+    const overflows = () => table.scrollWidth > wrap.clientWidth + 1;
+    table.classList.remove("turned");
+    drawSheetOf(me, null);
+    let only = null;
+    if (overflows() && n > 1) {
+      only = sheetPick ?? (state.terminal ? (me ?? 0) : (state.player ?? 0));
+      drawSheetOf(me, only);
+    }
+    if (overflows() && COLS.length > 1) table.classList.add("turned");
+    drawSheetTabs(only, turnKey);
+  }
+  function drawSheetTabs(only, turnKey) {
+    let tabs = $("sheet-players");
+    if (!tabs) {
+      tabs = el("div", {class: "sheet-players", id: "sheet-players", role: "group", "aria-label": T.sheet_of_player});
+      document.querySelector(".sheet-wrap").before(tabs);
+    }
+    tabs.replaceChildren();
+    tabs.hidden = only === null;
+    if (only === null) return;
+    state.players.forEach((p, i) => tabs.append(el("button", {
+      type: "button", class: "button small" + (i === only ? " primary" : ""), "aria-pressed": String(i === only),
+      "data-focus": "sheet-player-" + i, "data-player": i, text: p.name,
+      onclick: () => { sheetPick = i; sheetPickTurn = turnKey; drawSheet(mySeat()); }})));
+  }
+  function drawSheetOf(me, only) {
     const table = $("sheet");
     table.replaceChildren();
-    const n = state.players.length, nc = COLS.length, multi = COLS[0] !== null;
+    const nc = COLS.length, multi = COLS[0] !== null;
+    const seats = only === null ? state.players.map((_, i) => i) : [only];
     const cur = state.terminal ? null : state.player;
     const choices = {};
     state.choices.forEach((c) => { choices[c.box] = c; });
@@ -231,7 +266,8 @@
     const cls = (i, extra) => [i === cur ? "current" : "", extra || ""].join(" ").trim();
 
     const head = el("tr", {}, el("th", {scope: "col", class: "box-col", rowspan: multi ? 2 : 1, text: T.box}));
-    state.players.forEach((p, i) => {
+    seats.forEach((i) => {
+      const p = state.players[i];
       const th = el("th", {scope: "colgroup", colspan: nc,
                            class: "player" + (i === cur ? " current" : "") + (String(i) in mine ? " mine" : "")},
                     el("span", {class: "pname", text: p.name}));
@@ -245,7 +281,7 @@
     const thead = el("thead", {}, head);
     if (multi) {
       const colRow = el("tr", {class: "column-row"});
-      for (let i = 0; i < n; i++) {
+      for (const i of seats) {
         COLS.forEach((c) => colRow.append(el("th", {scope: "col", class: cls(i, "column"), "data-column": c.id,
                                                     title: c.multiplier !== 1 ? fmt(T.column_times, {n: c.multiplier}) : "",
                                                     text: c.name})));
@@ -257,7 +293,7 @@
     // a row of numbers: one per player, or with `perColumn(id, column)` one per column
     const numberRow = (rowClass, label, title, value, perColumn) => {
       const tr = el("tr", {class: rowClass}, el("th", {scope: "row", title: title || "", text: label}));
-      for (let i = 0; i < n; i++) {
+      for (const i of seats) {
         if (perColumn && multi) COLS.forEach((c) => tr.append(el("td", {class: cls(i), text: String(perColumn(i, c) ?? 0)})));
         else tr.append(el("td", {class: cls(i), colspan: nc, text: String(value(i) ?? 0)}));
       }
@@ -268,12 +304,12 @@
         ? (i, c) => state.totals[i][`${b.id}@${c.id}`] : null;
       const tr = numberRow("bonus-row", b.name, b.rule, (i) => state.totals[i][b.id], perColumn);
       if (perColumn) return tr;
-      for (let i = 0; i < n; i++) {
+      for (const i of seats) {
         const prog = (state.progress[i] || {})[b.id];
         if (!prog || !b.progress) continue;
         const [value, goal] = prog;
         const pct = Math.max(0, Math.min(100, goal ? (100 * value) / goal : 0));
-        tr.children[i + 1].append(el("span", {class: "progress" + (value >= goal ? " reached" : ""),
+        tr.children[seats.indexOf(i) + 1].append(el("span", {class: "progress" + (value >= goal ? " reached" : ""),
                                                title: fmt(T.progress, {value, goal})},
                                       el("span", {class: "bar"}, el("span", {class: "fill", style: `width:${pct}%`})),
                                       el("span", {class: "ptext", text: fmt(T.progress, {value, goal})})));
@@ -310,12 +346,12 @@
       return td;
     };
     M.sections.forEach((section) => {
-      body.append(el("tr", {class: "section-row"}, el("th", {scope: "colgroup", colspan: n * nc + 1, text: section.name})));
+      body.append(el("tr", {class: "section-row"}, el("th", {scope: "colgroup", colspan: seats.length * nc + 1, text: section.name})));
       section.boxes.forEach((b) => {
         const targets = b.targets && b.targets.length ? b.targets : [b.id];
         const label = b.uses > 1 ? fmt(T.box_uses, {box: b.name, n: b.uses}) : b.name;
         const tr = el("tr", {class: "box-row", "data-box": b.id}, el("th", {scope: "row", title: b.rule, text: label}));
-        for (let i = 0; i < n; i++) targets.forEach((t) => tr.append(cell(i, b, t)));
+        for (const i of seats) targets.forEach((t) => tr.append(cell(i, b, t)));
         body.append(tr);
       });
       const label = section.total || fmt(T.section_total, {section: section.name});
