@@ -210,7 +210,8 @@ def bulk_side(model, baseline_rates: list[float], baseline_scores: list[int], ar
     mb, ma = statistics.fmean(totals), statistics.fmean(baseline_scores)
     sb, sa = statistics.stdev(totals), statistics.stdev(baseline_scores)
     se = (sb**2 / len(totals) + sa**2 / len(baseline_scores)) ** 0.5
-    se_sd = (sb**2 / (2 * len(totals)) + sa**2 / (2 * len(baseline_scores))) ** 0.5
+    from rulebook.interpreter.play.simulate import spread_stderr
+    se_sd = (spread_stderr(totals) ** 2 + spread_stderr(baseline_scores) ** 2) ** 0.5  # (the tails counted)
     same = abs(mb - ma) < 3 * se and abs(sb - sa) < 3 * se_sd
     print(f"  bulk random play ({model.id}, numpy over {games} games at once, 1 process): {_range(rates)}"
           f"   mean score {mb:.1f}, sd {sb:.1f} (baseline {ma:.1f}, sd {sa:.1f}: "

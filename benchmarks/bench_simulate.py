@@ -22,7 +22,7 @@ import time
 from rulebook.interpreter.play import bulk
 from rulebook.interpreter import load_model
 from rulebook.interpreter.play.game import Seat
-from rulebook.interpreter.play.simulate import run_games
+from rulebook.interpreter.play.simulate import run_games, spread_stderr
 
 from . import machine
 
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         mb, mg = statistics.fmean(b_totals), statistics.fmean(g_totals)
         sb, sg = statistics.stdev(b_totals), statistics.stdev(g_totals)
         se = (sb**2 / len(b_totals) + sg**2 / len(g_totals)) ** 0.5
-        se_sd = (sb**2 / (2 * len(b_totals)) + sg**2 / (2 * len(g_totals))) ** 0.5
+        se_sd = (spread_stderr(b_totals) ** 2 + spread_stderr(g_totals) ** 2) ** 0.5  # (the tails counted)
         agree = abs(mb - mg) < 3 * se and abs(sb - sg) < 3 * se_sd
         print(f"  {kind:8} bulk     {b_rate:9.0f} games/s wall, {args.games / b_cpu:9.0f} per CPU second   "
               f"mean {mb:7.2f}  sd {sb:6.2f}")

@@ -226,17 +226,16 @@ def plans_for(model: Model, kind: str, build_policy: bool = False) -> Plans:
     """The cached plans of a bot kind on a model (optimal: from the solver's table, and from its
     policy tables where they are stored; build_policy: build and store them if they are not)."""
     from ..solver.cache import cache_key
-    from ..solver.solve import solved
-    from ..solver.space import Space
+    from ..solver.solve import greedy_space, solved
     key = (cache_key(model), kind)
     if key not in _PLANS:
         if kind == "optimal":
             space, table = solved(model)
             values = table.values
         else:
-            space = Space(model)
+            space = greedy_space(model)  # (the greedy bot's Space, made once per model like the solver's)
             values = np.zeros((1 << space.n) * space.F)
-        _PLANS[key] = Plans(space, values)
+        _PLANS[key] = Plans(space, values, future=kind == "optimal")
     plans = _PLANS[key]
     if kind == "optimal" and plans.keep is None and (build_policy or not plans.policy_tried):
         plans.policy_tried = True
@@ -252,7 +251,7 @@ def _with_policy(model: Model, plans: Plans, build: bool) -> None:
     from ..solver import lockstep, policy
     from ..solver.cache import cache_path
     from ..solver.tablefile import BadTable, read_header
-    if not plans.planner.usable or lockstep.compiled_policy() is None or plans.space.entries > DENSE_SLOTS:
+    if not plans.planner.usable or lockstep.compiled() is None or plans.space.entries > DENSE_SLOTS:
         return
     path = cache_path(model)
     try:

@@ -16,6 +16,13 @@ CACHE_BYTES = 256 * 2**20  # the plan cache's memory bound per bot kind
 DENSE_SLOTS = 1 << 24  # up to this many states, plans are found through an array over every state
 
 
+def unread_features(space) -> list[int]:
+    """The positions of the space's features that no write reads (only end bonuses read them)."""
+    from ..solver.abstraction import features
+    read = {(f.kind, f.name) for f in features(space.model, writes_only=True)}
+    return [i for i, f in enumerate(space.feats) if (f.kind, f.name) not in read]
+
+
 class Plans:
     """Per turn-start state: the box the bot writes each roll into, and its keep values per layer.
 
@@ -26,18 +33,24 @@ class Plans:
     on the sheet, from the solver's decision trees for the few that do.
     """
 
-    def __init__(self, space, values: np.ndarray, max_bytes: int = CACHE_BYTES):
+    def __init__(self, space, values: np.ndarray, max_bytes: int = CACHE_BYTES, future: bool = True):
         self.space, self.V = space, np.asarray(values).view(np.ndarray)  # (a memory map read as a plain array)
+        # a bot blind to the future (values all zero): states that differ only in quantities no write
+        # reads (only end bonuses do) have one plan, made for the state with those quantities at 0
+        self.unread = [] if future else unread_features(space)
         tt = space.tt
         self.R, self.K = len(tt.rolls), len(tt.keeps)
         self.nb = len(space.write_bonuses)
-        per_state = 2 * self.R + 8 * (self.K + 1) * space.rerolls
+        per_state = 2 * self.R + (8 * (self.K + 1) + self.R) * space.rerolls
         self.capacity = max(PLAN_CHUNK, max_bytes // per_state)
         self.box = np.zeros((0, self.R), dtype=np.int16)
         self.keepv = np.zeros((0, space.rerolls, self.K + 1))  # keep values per layer, -inf at K
         self.index: dict[int, int] = {}
         self.dense: np.ndarray | None = None  # slot per state, where the states are few enough (DENSE_SLOTS)
         self.keep: np.ndarray | None = None  # a policy table (policy.py): keep per (slot, rerolls left, roll)
+        # the best keep of each planned state, layer and roll as a byte (its place among the roll's
+        # candidates, as in a policy table): what the compiled turn reads (lockstep.py), where it is compiled
+        self.kbyte = np.zeros((0, space.rerolls, self.R), dtype=np.uint8)
         self.policy_tried = False  # whether stored policy tables were looked for
         self.used = 0
         # candidate keeps per roll, larger first (padded with K, whose value is -inf)
@@ -75,9 +88,12 @@ class Plans:
         if len(self.box) < self.capacity:
             self.box = np.empty((self.capacity,) + self.box.shape[1:], dtype=self.box.dtype)
             self.keepv = np.empty((self.capacity,) + self.keepv.shape[1:], dtype=self.keepv.dtype)
+            self.kbyte = np.empty((self.capacity,) + self.kbyte.shape[1:], dtype=np.uint8)
 
     def slots(self, states: np.ndarray) -> np.ndarray:
         """The slot of each state (an array of state indexes), planning those not cached."""
+        if self.unread:
+            states = self.planned_as(states)
         if self.space.entries <= DENSE_SLOTS:
             return self._dense_slots(states)
         unique, inverse = np.unique(states, return_inverse=True)
@@ -104,6 +120,14 @@ class Plans:
             for s, slot in zip(new_states.tolist(), range(start, start + len(new_states))):
                 index[s] = slot
         return slot_of[inverse]
+
+    def planned_as(self, states: np.ndarray) -> np.ndarray:
+        """The state each state is planned as: the quantities no write reads set to 0."""
+        space, out = self.space, states
+        for i in self.unread:
+            r = space.radix[i]
+            out = out - ((states // r) % space.sizes[i]) * r
+        return out
 
     def use_policy(self, tables) -> None:
         """Read boxes and keeps from policy tables (policy.py) instead of planning."""
@@ -169,6 +193,7 @@ class Plans:
                                   space.model.flow.pos)
             self.box[sl] = box
             self.keepv[sl, :, -1] = -np.inf
+            self._keep_bytes(sl)
             return
         atoms = space.atoms(masks, f)
         points_t, legal_t, bonus_t, plain_t = space._at(None)
@@ -229,6 +254,13 @@ class Plans:
         for j in range(1, space.rerolls + 1):
             self.keepv[sl, j - 1, :-1] = layers[j][0].T
         self.keepv[sl, :, -1] = -np.inf
+        self._keep_bytes(sl)
+
+    def _keep_bytes(self, sl: slice) -> None:
+        """The best keeps of the states just planned, as bytes (where the compiled turn is there)."""
+        from ..solver import lockstep
+        if lockstep.compiled() is not None:
+            lockstep.best_keeps(self.keepv[sl], self.candidates, self.kbyte[sl])
 
     def legal_now(self, states: np.ndarray, rolls: np.ndarray) -> np.ndarray:
         """(G, B): the boxes each game may write its roll into (open, and allowed by the write rule;
@@ -274,15 +306,35 @@ class Plans:
         bonus = self.plain_bonus[:, boxes, rolls]
         masks, f = self.decode(states)
         odd = np.flatnonzero(self.branching[boxes, rolls])
-        if len(odd):  # points read the sheet: the solver's trees, per (box, roll) met
-            points_t, _, bonus_t, _ = space._at(None)
+        if len(odd):  # points read the sheet: the kernel's rows of those writes per group of sheet atoms
             pairs = boxes[odd].astype(np.int64) * self.R + rolls[odd]
-            for pair in np.unique(pairs).tolist():
-                games = odd[pairs == pair]
-                bi, r = divmod(pair, self.R)
-                b = space.boxes[bi]
-                atoms = space.atoms(masks[games], f[games])
-                points[games] = space.evaluate(points_t[b][r], atoms, len(games))
-                for k, tree in enumerate(bonus_t[b][r]):
-                    bonus[k, games] = space.evaluate(tree, atoms, len(games))
+            kp = self.planner.kplan
+            x = kp.query_of[pairs] if kp is not None and kp.wpoints.shape[0] == 1 else None
+            if x is not None and (x >= 0).all():
+                w = kp.write
+                gkey = kp.batch(masks[odd], f[odd], states[odd]).gkey
+                col = w.bq_off[x] + gkey[w.bq_key[x], np.arange(len(odd))]
+                points[odd] = kp.wpoints[0, col]
+                bonus[:, odd] = kp.wbonus[0][:, col]
+            else:  # the solver's trees, per (box, roll) met
+                got = self._evaluate_writes(pairs, states[odd])
+                points[odd], bonus[:, odd] = got[0], got[1:]
         return points, bonus, self.next_state(masks, f, boxes.astype(np.int64), points)
+
+    def _evaluate_writes(self, pairs: np.ndarray, states: np.ndarray) -> np.ndarray:
+        """(1 + write bonuses, n): points and write bonuses of (box * R + roll, state) writes whose
+        trees read the sheet."""
+        space = self.space
+        points_t, _, bonus_t, _ = space._at(None)
+        masks, f = self.decode(states)
+        got = np.empty((1 + self.nb, len(pairs)), dtype=np.int64)
+        for pair in np.unique(pairs).tolist():
+            at = np.flatnonzero(pairs == pair)
+            bi, r = divmod(pair, self.R)
+            b = space.boxes[bi]
+            atoms = space.atoms(masks[at], f[at])
+            got[0, at] = space.evaluate(points_t[b][r], atoms, len(at))
+            for k, tree in enumerate(bonus_t[b][r]):
+                got[1 + k, at] = space.evaluate(tree, atoms, len(at))
+        return got
+

@@ -22,6 +22,21 @@ from ..engine.actions import Roll
 from .results import Result
 
 
+def spread_stderr(values) -> float:
+    """The standard error of a sample's standard deviation, from its fourth moment: sqrt((m4 - s^4) / n) / 2s.
+    A score with rare big bonuses has heavy tails, and then the normal s / sqrt(2n) is far too small
+    (Yahtzee's greedy scores, kurtosis 9.9: 3.66 over 400 games, not 1.74)."""
+    n = len(values)
+    if n < 2:
+        return float("inf")
+    mean = statistics.fmean(values)
+    s = statistics.stdev(values)
+    if s == 0:
+        return 0.0
+    m4 = statistics.fmean([(v - mean) ** 4 for v in values])
+    return max(m4 - s**4, 0.0) ** 0.5 / (2 * s * n**0.5)
+
+
 def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
     """A whole game with bots only, dice and bots drawing from one RNG seeded with `seed`."""
     rng = random.Random(seed)

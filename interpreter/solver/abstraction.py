@@ -273,15 +273,19 @@ def expression_views(model: Model) -> list[tuple[str, Compiled, list[str | None]
     return out
 
 
-def features(model: Model) -> list[Feature]:
+def features(model: Model, writes_only: bool = False) -> list[Feature]:
     """The sheet quantities (beyond how full each unit is) that scoring depends on; NotSolvable if a
-    use can't be abstracted."""
+    use can't be abstracted. writes_only: only those a write reads (its points, its rule, its write
+    bonuses), not those only the end bonuses read (what a bot that counts only this turn looks at)."""
     caps: dict[str, int] = {}
     equals: set[tuple[str, int]] = set()
     atleast: set[tuple[str, int]] = set()
     uses = {u: len(t.cells) for u, t in model.targets.items()} if model.targets else {}
     all_views = views(model)
+    at_end = {f"bonus {b.id}" for b in model.bonuses if b.when != "write"} if writes_only else set()
     for label, compiled, where_seen in expression_views(model):
+        if label in at_end:
+            continue
         seen: set[int] = set()
         for node, parent in _nodes(compiled.ast, seen):
             if node.op == "call" and node.value == "entries":

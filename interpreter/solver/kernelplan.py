@@ -75,7 +75,8 @@ class KernelPlan:
         self.queries: list[tuple[int, int, list[tuple], list[list]]] = []
         bq_box, bq_roll, bq_off, bq_key = [], [], [], []
         key_of: dict[tuple, tuple[int, list, list]] = {}  # rolls that read the same atoms share their group numbers
-        sel, gains = [], []
+        sel, gains, wpts, wbon = [], [], [], []
+        nb = len(space.write_bonuses)
         offset = 0
         for bi, r in branching:
             b = boxes[bi]
@@ -87,6 +88,8 @@ class KernelPlan:
                 raise Unsupported("too many combinations of sheet atoms")
             s_rows = np.full((len(rns), groups), -1, dtype=np.int64)
             g_rows = np.zeros((len(rns), groups))
+            p_rows = np.zeros((len(rns), groups), dtype=np.int64)  # the points and each write bonus, apart
+            b_rows = np.zeros((len(rns), nb, groups), dtype=np.int64)
             mesh = _mesh(atoms, domains)  # every combination, numbered as `batch` numbers them
             slots = np.array(sorted(self.slot_of[bi].items()), dtype=np.int64).reshape(-1, 2)
             for q, rn in enumerate(rns):
@@ -98,6 +101,9 @@ class KernelPlan:
                 bonus = sum(np.asarray(Space.evaluate(t, mesh.__getitem__, groups)) for t in bon)
                 s_rows[q] = np.where(allowed, slots[np.searchsorted(slots[:, 0], p), 1], -1)
                 g_rows[q] = np.where(allowed, _gain(space, b, p, [bonus]), 0.0)
+                p_rows[q] = p
+                for k, t in enumerate(bon[:nb]):
+                    b_rows[q, k] = np.broadcast_to(np.asarray(Space.evaluate(t, mesh.__getitem__, groups)), (groups,))
             self.queries.append((bi, r, atoms, domains))
             key_of.setdefault(tuple(atoms), (len(key_of), atoms, domains))
             bq_key.append(key_of[tuple(atoms)][0])
@@ -106,6 +112,8 @@ class KernelPlan:
             bq_off.append(offset)
             sel.append(s_rows)
             gains.append(g_rows)
+            wpts.append(p_rows)
+            wbon.append(b_rows)
             offset += groups
         i64 = np.int64
         self.write = WriteArrays(
@@ -117,6 +125,11 @@ class KernelPlan:
             bsel=np.ascontiguousarray(np.concatenate(sel, axis=1) if sel else np.zeros((len(rns), 1), dtype=i64)),
             bgain=np.ascontiguousarray(np.concatenate(gains, axis=1) if gains else np.zeros((len(rns), 1))))
         self.keys = [(atoms, domains) for _, atoms, domains in key_of.values()]
+        # per roll number and sheet-dependent (box, roll) group, as bsel: the points, and each write bonus
+        self.wpoints = np.concatenate(wpts, axis=1) if wpts else np.zeros((len(rns), 1), dtype=i64)
+        self.wbonus = np.concatenate(wbon, axis=2) if wbon else np.zeros((len(rns), nb, 1), dtype=i64)
+        self.query_of = np.full(B * R, -1, dtype=i64)  # box * R + roll -> its sheet-dependent query
+        self.query_of[np.array(bq_box, dtype=i64) * R + np.array(bq_roll, dtype=i64)] = np.arange(len(bq_box))
         self.turn: TurnArrays = turn_arrays(space.tt, space.rerolls, space.roll_dependent and space.can_stop)
         self.places = np.array([space.place[b] for b in boxes], dtype=i64)
         self.moving_cols = [[i for i, _ in space.moving[b]] for b in boxes]

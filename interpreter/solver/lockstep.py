@@ -2,8 +2,9 @@
 
 For every game: its plan slot, its first roll and one uniform number per reroll layer (drawn in bulk
 by the caller, in the order bulk.py always drew them, so the games are the same as numpy's). Per
-layer the keep is the best of the roll's candidate keeps in the plan (the first on a tie: the larger
-keep, as `PlannerBot.choose`), a game that kept every die where stopping is allowed keeps them to
+layer the keep is read as a byte, its place among the roll's candidate keeps (a policy table,
+policy.py, or the plans' `kbyte`: the best candidate, the first on a tie: the larger keep, as
+`PlannerBot.choose`, found once per planned state by `best_keeps`), a game that kept every die where stopping is allowed keeps them to
 the end, and the next roll is looked up in the keep's cumulative distribution (`bulk.Dice`: a start
 from a grid, then a step or two). Out: the final roll, the box the plan writes it into, and the
 rolls thrown. Without numba (or RULEBOOK_KERNEL=numpy) `compiled()` is None and bulk.py uses numpy.
@@ -15,42 +16,7 @@ import os
 import numpy as np
 
 
-def _turn(slot, roll, U, keepv, cand, every, can_stop, start, scum, out, grid, rolls):  # pragma: no cover (compiled)
-    G = slot.shape[0]
-    L = U.shape[0]
-    W = cand.shape[1]
-    for g in range(G):
-        s = slot[g]
-        r = roll[g]
-        stopped = False
-        for j in range(L, 0, -1):
-            if stopped:
-                k = every[r]
-            else:
-                best = -np.inf
-                k = cand[r, 0]
-                for c in range(W):
-                    v = keepv[s, j - 1, cand[r, c]]
-                    if v > best:
-                        best = v
-                        k = cand[r, c]
-                if can_stop and k == every[r]:
-                    stopped = True
-            if not stopped:
-                rolls[g] += 1
-            u = U[L - j, g]
-            cell = int(u * grid)
-            if cell > grid - 1:
-                cell = grid - 1
-            at = start[k, cell]
-            while scum[k, at] <= u:
-                at += 1
-            r = out[k, at]
-        roll[g] = r
-    return 0
-
-
-def _turn_policy(slot, roll, U, keep, cand, every, can_stop, start, scum, out, grid, rolls):  # pragma: no cover (compiled)
+def _turn(slot, roll, U, keep, cand, every, can_stop, start, scum, out, grid, rolls):  # pragma: no cover (compiled)
     G = slot.shape[0]
     L = U.shape[0]
     for g in range(G):
@@ -96,7 +62,6 @@ def _best_keeps(keepv, cand, keep):  # pragma: no cover (compiled)
 
 
 _COMPILED = None
-_POLICY = None
 _BEST = None
 
 
@@ -110,14 +75,17 @@ def best_keeps(keepv: np.ndarray, cand: np.ndarray, keep: np.ndarray) -> None:
 
 
 def _signatures(numba):
-    i64, f64, b1, i16 = numba.int64, numba.float64, numba.boolean, numba.int16
+    i64, f64, b1, i16, u8 = numba.int64, numba.float64, numba.boolean, numba.int16, numba.uint8
     a1, a2 = i64[::1], i64[:, ::1]
-    return [i64(a1, a1, f64[:, ::1], f64[:, :, ::1], a2, a1, b1, st[:, ::1], f64[:, ::1], a2, i64, a1)
-            for st in (i16, i64)]
+    keep = numba.types.Array(u8, 3, "C", readonly=True)  # a policy table read from a memory map
+    return [i64(a1, a1, f64[:, ::1], kp, a2, a1, b1, st[:, ::1], f64[:, ::1], a2, i64, a1)
+            for st in (i16, i64) for kp in (u8[:, :, ::1], keep)]
 
 
 def compiled():
-    """The compiled turn (numba, cached beside the solver's kernel), or None: then bulk.py uses numpy."""
+    """The compiled turn (numba, cached beside the solver's kernel), reading keeps as bytes (a policy
+    table, policy.py, or the bytes of the states planned so far, plans.Plans.kbyte); or None: then
+    bulk.py uses numpy."""
     global _COMPILED
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
@@ -127,34 +95,11 @@ def compiled():
     return _COMPILED or None
 
 
-def _policy_signatures(numba):
-    i64, f64, b1, i16, u8 = numba.int64, numba.float64, numba.boolean, numba.int16, numba.uint8
-    a1, a2 = i64[::1], i64[:, ::1]
-    keep = numba.types.Array(u8, 3, "C", readonly=True)  # a policy table read from a memory map
-    return [i64(a1, a1, f64[:, ::1], kp, a2, a1, b1, st[:, ::1], f64[:, ::1], a2, i64, a1)
-            for st in (i16, i64) for kp in (u8[:, :, ::1], keep)]
-
-
-def compiled_policy():
-    """The compiled turn that reads a policy table (policy.py), or None."""
-    global _POLICY
-    if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
-        return None
-    if _POLICY is None:
-        from .kernel import jit
-        _POLICY = jit(_turn_policy, _policy_signatures)
-    return _POLICY or None
-
-
 def turn(plans, dice, slot: np.ndarray, roll: np.ndarray, U: np.ndarray, can_stop: bool,
          rolls: np.ndarray) -> np.ndarray:
     """The final roll of each game's turn (`roll` is overwritten with it; `rolls` counts the rolls thrown)."""
     space = plans.space
-    if plans.keep is not None:
-        compiled_policy()(slot, roll, U, plans.keep, plans.candidates, space.tt.roll_as_keep, bool(can_stop),
-                          dice.start, dice.scum, dice.out, dice.GRID, rolls)
-        return roll
-    kernel = compiled()
-    kernel(slot, roll, U, plans.keepv, plans.candidates, space.tt.roll_as_keep, bool(can_stop), dice.start,
-           dice.scum, dice.out, dice.GRID, rolls)
+    keep = plans.keep if plans.keep is not None else plans.kbyte
+    compiled()(slot, roll, U, keep, plans.candidates, space.tt.roll_as_keep, bool(can_stop),
+               dice.start, dice.scum, dice.out, dice.GRID, rolls)
     return roll
