@@ -4,6 +4,8 @@ Classes: alias scalar bombs, names that make file names too long, rich markup an
 in names shown by `compare`, SVG and Markdown injection through names, writes through links and
 over files (`compare --plot`, `pages -o`, `play --log`, `new`), a log that names a file of the
 system as its model, a move of 800 KB, and a save whose state has values of the wrong kind.
+Also expressions that are cheap to write and dear to evaluate (a chain of definitions, each using the
+one before several times), one per place an expression sits, and per-roll tables too dear to build.
 Each case runs through tests/test_hostile_corpus.py (memory cap, hang guard, one line, no writes
 but the named outputs).
 """
@@ -12,6 +14,38 @@ from __future__ import annotations
 import json
 
 COMPARE = ["--games", "2", "--no-cache"]
+DEFINE = "define:\n"
+
+
+def chain(prefix: str, base: str, n: int, fan: int) -> str:
+    """`define:` lines of a chain of n+1 definitions, each using the one before `fan` times (fan 2:
+    `d + d - d`, three uses), so one evaluation of the last costs about fan**n steps."""
+    out = f"  {prefix}0: {base}\n"
+    for i in range(n):
+        prev = f"{prefix}{i}"
+        body = "min([" + ", ".join([prev] * fan) + "])" if fan > 2 else f"{prev} + {prev} - {prev}"
+        out += f"  {prefix}{i + 1}: {body}\n"
+    return out
+
+
+def cost_models(minimal, n: int = 38, fan: int = 2) -> dict[str, str]:
+    """place -> a model whose expression at that place chains definitions (n deep, `fan` uses each)."""
+    winner = ("players: {min: 1, max: 4}\nwinner:\n  by: highest\n  name: {en: P, de: P, nl: P}\n  score: total(upper)\n"
+              "  tie_breaks:\n    - name: {en: T, de: T, nl: T}\n      score: b%d\n" % n)
+    counter = "counters:\n  - id: c\n    name: {en: C, de: C, nl: C}\n    per: player\n" + DEFINE
+    effect = "          effects:\n            - counter: c\n              add: k%d\n          allowed: >-" % n
+    return {
+        "box": minimal(**{DEFINE: DEFINE + chain("s", "value(ones) + count(1)", n, fan), "score: count(1)": f"score: s{n}"}),
+        "end-bonus": minimal(**{DEFINE: DEFINE + chain("t", "total(upper)", n, fan),
+                                "points: option.bonus_points if total(upper) >= 3 else 0": f"points: t{n}"}),
+        "write-rule": minimal(**{DEFINE: DEFINE + chain("w", "value(target)", n, fan),
+                                 "not filled(target)\n            or value(target) == 0": f"not filled(target) and w{n} >= 0"}),
+        "while": minimal(**{DEFINE: DEFINE + chain("r", "roll_number + value(ones)", n, fan),
+                            "          times: 2\n          name: {en: Reroll": f"          times: 2\n          while: r{n} < 3\n"
+                                                                            "          name: {en: Reroll"}),
+        "effect": minimal(**{DEFINE: counter + chain("k", "counter.c + value(ones)", n, fan), "          allowed: >-": effect}),
+        "tie-break": minimal(**{DEFINE: DEFINE + chain("b", "total(upper)", n, fan), "players: {min: 1, max: 4}\n": winner}),
+    }
 
 
 def models(minimal, add) -> None:
@@ -32,6 +66,24 @@ def models(minimal, add) -> None:
     add("inject", "markdown-backslash", minimal(**{"name: {en: Ones, de: Einer, nl: Enen}":
                                                    'name: {en: "\\\\[x\\\\](javascript:alert(1))", de: Einer, nl: Enen}'}),
         lambda p: [["pages", p, "--format", "md", "-o", "site"]], ["site"])
+
+
+    every = lambda p: [["check", p], ["score", p, "--dice", "1,2,3,4,5"], ["pages", p, "--format", "md", "-o", "site"],  # noqa: E731
+                       ["diagram", p, "-f", "dot", "-o", "out.dot"], ["play", p], ["compare", p, "--model", p, *COMPARE]]
+    for shape, n, fan in (("deep", 38, 2), ("wide", 12, 8)):
+        for place, text in cost_models(minimal, n, fan).items():
+            add("cost", f"{place}-{shape}", text, every, ["site", "out.dot"])
+    add("cost", "tables-5x12", dear_tables(minimal), lambda p: [["check", p], ["play", p]], [])  # 3 s of tables each
+
+
+def dear_tables(minimal, boxes: int = 12) -> str:
+    """Dice with 12 faces (4,368 rolls) and `boxes` boxes whose score takes about 700 steps per roll:
+    about 3.1 million steps to tabulate each, 36.8 million for all."""
+    dear = "sum([" + ", ".join("count(%d)" % (i % 12 + 1) for i in range(350)) + "])"
+    extra = "".join(f"      - id: d{i}\n        name: {{en: D{i}, de: D{i}, nl: D{i}}}\n"
+                    f"        rule: {{en: r, de: r, nl: r}}\n        score: {dear}\n" for i in range(boxes))
+    return minimal(**{"count: 5, faces: 6": "count: 5, faces: 12", "    boxes:\n": "    boxes:\n" + extra,
+                      "times: 2\n  name: {en: Game": f"times: {boxes + 2}\n  name: {{en: Game"})
 
 
 def command_lines(add) -> None:

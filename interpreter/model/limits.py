@@ -26,6 +26,8 @@ class Limits:
     yaml_chars: int = 4_000_000  # characters of all YAML scalars, aliases expanded (bundled: = the file's size)
     yaml_depth: int = 64  # nesting of YAML mappings and lists (bundled: 14)
     expression_chars: int = 4_000  # characters of one expression (bundled: < 200)
+    expression_cost: int = 5_000  # steps of one evaluation of an expression, a definition counted at each use (bundled: 6-182)
+    table_work: int = 30_000_000  # steps to build a model's per-roll tables: rolls x steps, all tables (bundled: 1,386-6.0 million)
     number_digits: int = 15  # digits of a whole number in a model, an expression, a log or --sheet
     value_digits: int = 15  # digits of any value an expression computes (|v| < 10**15)
     game_steps: int = 100_000  # steps a game can take with the most players: nested repeats multiply (bundled: 528-960)

@@ -14,6 +14,7 @@ from ..limits import hint_for, limits
 from ..yamlsource import Text
 from .ast import Expr
 from .builtins import FUNCTIONS, VARIABLES
+from .cost import Tables, count
 from .parser import ParseError, parse
 from .sheetview import SheetView
 
@@ -93,6 +94,8 @@ class Compiler:
         self._failed: dict[str, DslError] = {}
         self._defining: list[str] = []
         self._text: Text | None = None
+        self._tables = Tables(len(self._rolls))  # the steps of building the per-roll tables (cost.py)
+        self._widest = max((len(b) for b in scope.sections.values()), default=0)  # a section function's loop
 
     # public -----------------------------------------------------------------
     def compile(self, text: Text, expect: str | tuple[str, ...], allowed: set[str], what: str) -> Compiled:
@@ -130,9 +133,14 @@ class Compiler:
         return DslError(message, self._pos(self._text, node.start if at_start else node.offset), hint, **params)
 
     def _materialize(self, node: Expr, fn: Fn) -> Fn:
-        """Turn a dice-only expression into a lookup table over every roll."""
+        """Turn a dice-only expression into a lookup table over every roll (its work counted first)."""
         if node.deps != frozenset({"dice"}) or node.op == "name":
             return fn
+        if self._tables.refused:
+            return fn  # evaluated live: the model is refused already
+        refusal = self._tables.add(node)
+        if refusal is not None:
+            raise self._error(node, refusal, hint_for("table_work"))
         table = []
         for dice, index, counts in self._rolls:
             try:
@@ -143,7 +151,13 @@ class Compiler:
             except (IndexError, ZeroDivisionError) as exc:
                 raise self._error(node, "{why} (with the roll {dice})", why=_explain(exc), dice=" ".join(map(str, dice))) from None
         table = tuple(table)
+        node.cost = 1  # type: ignore[attr-defined]  # a lookup from now on
         return lambda ctx: table[ctx.index]
+
+    def _count(self, node: Expr) -> None:
+        refusal = count(node, self._widest)
+        if refusal is not None:
+            raise self._error(node, refusal, hint_for("expression_cost"))
 
     def _constant(self, node: Expr, fn: Fn) -> Fn:
         try:
@@ -157,6 +171,7 @@ class Compiler:
     def _compile(self, node: Expr) -> Fn:
         method = getattr(self, "_c_" + node.op)
         fn = method(node)
+        self._count(node)
         if not node.deps and node.op not in ("number", "string", "bool"):
             fn = self._constant(node, fn)
         if not node.deps:
