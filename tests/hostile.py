@@ -398,6 +398,7 @@ def _round_two(folder: Path) -> list[Case]:
     header, *moves = (base / "g.jsonl").read_text().splitlines()
     games: dict[str, tuple[str, str, bool]] = {}
     hostile_two.games(json.loads(header), moves, json.loads((base / "s.json").read_text()), games)
+    hostile_two.saves(folder, games)
     for name, (kind, content, is_save) in games.items():
         (folder / name).write_text(content, encoding="utf-8")
         cmds = [["play", "--resume", f"input/{name}"], ["replay", f"input/{name}"]] if is_save else \

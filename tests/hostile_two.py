@@ -121,6 +121,30 @@ def games(head: dict, moves: list[str], saved: dict, out: dict) -> None:
         out[f"misleading-save-{label}.json"] = ("misleading", json.dumps(s), True)
 
 
+def saves(folder, out: dict) -> None:
+    """Saves of models with a fill order (Balut: a box's four entries; Yamb: columns down and up) whose
+    sheet that order could not have written: out[name] = (kind, text, is_save)."""
+    import contextlib
+    import io
+    import sys
+    from rulebook.tools.cli import main
+    for model, sheet in (("balut", {"fours#4": 0, "fives#4": 0, "sixes#4": 0}), ("balut", {"choice#2": 20}),
+                         ("yamb", {"threes@down": 9}), ("yamb", {"ones@up": 3})):
+        save = folder / "_base" / f"{model}.json"
+        if not save.exists():
+            old = sys.stdin
+            try:
+                sys.stdin = io.StringIO("roll\n")
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                    main(["play", model, "--players", "Ann:human", "--seed", "5", "--save", str(save)])
+            finally:
+                sys.stdin = old
+        data = json.loads(save.read_text())
+        data["state"]["sheets"] = [sheet]
+        out[f"misleading-save-order-{model}-{next(iter(sheet)).replace('#', '-').replace('@', '-')}.json"] = \
+            ("misleading", json.dumps(data), True)
+
+
 def setup(run) -> None:
     """What round two's cases need in a run folder."""
     import os

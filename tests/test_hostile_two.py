@@ -91,3 +91,52 @@ def test_strong_is_in_the_help_text(capsys):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert "strong" in capsys.readouterr().out
+
+
+def _saved(cli, tmp_path, model: str):
+    import io
+    import json
+    import sys
+    save = tmp_path / f"{model}.json"
+    old = sys.stdin
+    try:
+        sys.stdin = io.StringIO("roll\n")
+        cli("play", model, "--players", "Ann:human", "--seed", "5", "--save", str(save))
+    finally:
+        sys.stdin = old
+    return save, json.loads(save.read_text())
+
+
+@pytest.mark.parametrize("model, sheet, says", [
+    ("balut", {"fours#4": 0, "fives#4": 0}, "'fours#4' is written while 'fours#1' is empty; a box's entries fill in order"),
+    ("balut", {"fours#1": 4, "fours#3": 8}, "'fours#3' is written while 'fours#2' is empty"),
+    ("yamb", {"ones@down": 1, "threes@down": 9}, "'threes@down' is written while 'twos@down' above it is open; "
+                                                   "column 'down' fills from the top"),
+    ("yamb", {"maximum@up": 30}, "'maximum@up' is written while 'yamb@up' below it is open; column 'up' fills from the bottom"),
+])
+def test_a_saved_sheet_out_of_its_fill_order_is_refused_naming_the_save(cli, tmp_path, model, sheet, says):
+    import json
+    save, data = _saved(cli, tmp_path, model)
+    data["state"]["sheets"] = [sheet]
+    save.write_text(json.dumps(data))
+    code, _, err = cli("--lang", "en", "play", "--resume", str(save))
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"{save}:1:1: error: the saved game does not fit the model {model}: on the sheet of player 1, "
+                          + says), err
+    assert "rules/" not in err
+
+
+def test_a_saved_sheet_in_its_fill_order_is_taken(cli, tmp_path):
+    import json
+    save, data = _saved(cli, tmp_path, "yamb")
+    data["state"]["sheets"] = [{"ones@down": 1, "twos@down": 4, "yamb@up": 50, "maximum@free": 30}]
+    save.write_text(json.dumps(data))
+    import io
+    import sys
+    old = sys.stdin
+    try:
+        sys.stdin = io.StringIO("quit\n")
+        code, out, err = cli("--lang", "en", "play", "--resume", str(save))
+    finally:
+        sys.stdin = old
+    assert code in (0, 2) and "does not fit" not in err, err

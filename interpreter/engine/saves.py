@@ -73,6 +73,10 @@ class Saves:
             for b in s:
                 if b not in model.cells:
                     raise bad("there is no box '{box}'", did_you_mean(b, model.cells), box=b)
+        for number, sheet in enumerate(state.sheets, 1):
+            problem = _out_of_order(model, sheet)
+            if problem is not None:
+                raise bad(Message("on the sheet of player {number}, {problem}", {"number": number, "problem": problem}))
         bonus_ids = {b.id for b in model.bonuses}
         for a in state.awards:
             for b in a:
@@ -128,6 +132,33 @@ class Saves:
         self._full = self._all_filled()
         if here.kind in ("keep", "write") and not self.dice:
             raise bad("the saved position is at '{step}' before any dice were rolled", step=here.id)
+
+
+def _out_of_order(model: Model, sheet: dict[str, int]) -> Message | None:
+    """What in a saved sheet the model's fill order could not have written (None: nothing): a box's
+    entries fill one after another, a `down` column from the top and an `up` column from the bottom."""
+    for t in model.targets.values():
+        filled = [c in sheet for c in t.cells]
+        if filled != sorted(filled, reverse=True):
+            later = next(c for c, f in zip(t.cells, filled) if not f)
+            written = next(c for c, f in zip(t.cells[t.cells.index(later):], filled[t.cells.index(later):]) if f)
+            return Message("'{cell}' is written while '{earlier}' is empty; a box's entries fill in order",
+                           {"cell": written, "earlier": later})
+    for column in model.columns:
+        if column.order not in ("down", "up"):
+            continue
+        targets = [t for t in model.targets.values() if t.column == column.id]
+        if column.order == "up":
+            targets.reverse()
+        gap = next((t for t in targets if t.cells[-1] not in sheet), None)
+        after = targets[targets.index(gap) + 1:] if gap is not None else []
+        written = next((t for t in after if t.cells[0] in sheet), None)
+        if written is not None:
+            text = ("'{box}' is written while '{earlier}' above it is open; column '{column}' fills from the top"
+                    if column.order == "down" else
+                    "'{box}' is written while '{earlier}' below it is open; column '{column}' fills from the bottom")
+            return Message(text, {"box": written.id, "earlier": gap.id, "column": column.id})
+    return None
 
 
 def _int(value) -> int:
