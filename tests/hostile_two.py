@@ -73,7 +73,30 @@ def models(minimal, add) -> None:
     for shape, n, fan in (("deep", 38, 2), ("wide", 12, 8)):
         for place, text in cost_models(minimal, n, fan).items():
             add("cost", f"{place}-{shape}", text, every, ["site", "out.dot"])
+    for name, text in announce_holes(minimal).items():
+        add("misleading", name, text, lambda p: [["check", p], ["play", p, "--players", "a:random,b:greedy", "--seed", "7"],
+                                                 ["play", p]], [])
     add("cost", "tables-5x12", dear_tables(minimal), lambda p: [["check", p], ["play", p]], [])  # 3 s of tables each
+
+
+ROLL = "        - id: first_roll\n          kind: roll\n          dice: all\n          name: {en: Roll, de: Wurf, nl: Worp}\n"
+CALL = ROLL + "        - id: call\n          kind: announce\n          name: {en: Announce, de: Ansagen, nl: Aankondigen}\n"
+
+
+def announce_holes(minimal) -> dict[str, str]:
+    """Models whose announcement cannot always be kept (tests/bad_models/announce_*.yaml are these):
+    a write rule that refuses the announced box some rolls while another box is open, and a turn
+    that writes twice after one announcement."""
+    rule = minimal(**{ROLL: CALL, "not filled(target)\n            or value(target) == 0":
+                      "target != pairs or pair or open_count(upper) == 1"})
+    twice = minimal(**{ROLL: CALL, "times: 2\n  name: {en: Game": "times: 1\n  name: {en: Game",
+                       "        - id: write\n          kind: write\n          name: {en: Write, de: Eintragen, nl: Invullen}\n"
+                       "          allowed: >-\n            not filled(target)\n            or value(target) == 0":
+                       "        - id: write\n          kind: repeat\n          times: 2\n          name: {en: Twice, de: Zweimal, nl: Tweemaal}\n"
+                       "          steps:\n            - id: again\n              kind: roll\n              dice: all\n"
+                       "              name: {en: R, de: R, nl: R}\n            - id: put\n              kind: write\n"
+                       "              name: {en: Write, de: Eintragen, nl: Invullen}"})
+    return {"announce-rule": rule, "announce-twice": twice}
 
 
 def dear_tables(minimal, boxes: int = 12) -> str:

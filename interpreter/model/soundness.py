@@ -8,6 +8,10 @@
    left open (the others filled with 0, and with their best score). If some roll leaves no box
    allowed, the model is refused at its `allowed:` rule, unless the step says what happens then
    (`otherwise: scratch`: write 0 into any open box).
+3. **An announcement can be kept**: after an announce step a turn writes at most once (the
+   announcement names the box of one write, and a second would have nowhere to go), and the write
+   rule lets every box that can be announced on the empty sheet take every roll once announced
+   (unless `otherwise: scratch` says what happens then). Refused at the announce step or the rule.
 
 Writes inside a loop that a player may stop early are not counted (the number is not fixed); the
 model is then not checked for (1).
@@ -43,7 +47,7 @@ def check_soundness(model: Model) -> list[RulebookError]:
         if marker is not None and marked(marker):
             errors = []
         else:
-            errors = _check_counts(model)
+            errors = _check_counts(model) + _check_announce_writes(model)
             if not errors:
                 errors = _check_writes(model)
             if not errors and marker is not None:
@@ -141,6 +145,8 @@ def _check_writes(model: Model) -> list[RulebookError]:
                 pass
         best[t.id] = top
     sheets = [("", {})]
+    if any(s.kind == "announce" for s in model.flow.walk()):  # announced on the empty sheet: only that box may take the roll
+        sheets += [(t, {}) for t in model.targets if scorer.order_allows(t, {}, t)]
     for t in model.targets.values():
         if not _can_be_last(model, t):
             continue  # no game reaches a sheet where only this target is open
@@ -154,10 +160,15 @@ def _check_writes(model: Model) -> list[RulebookError]:
     for step in steps:
         problem = _first_dead_end(scorer, step, sheets, rolls, roll_numbers)
         if problem:
-            only, dice = problem
+            only, dice, _ = problem
             hint = "allow a box for every roll, or say what happens then with 'otherwise: scratch'"
             dice = " ".join(map(str, dice))
-            if only:
+            if only and not problem[2]:
+                errors.append(ModelError("the write rule of step '{step}' lets no box take the roll {dice} "
+                                         "after '{box}' was announced on the empty sheet", step.allowed.text.pos,
+                                         "allow an announced box every roll, or say what happens then with 'otherwise: scratch'",
+                                         step=step.id, dice=dice, box=only))
+            elif only:
                 errors.append(ModelError("the write rule of step '{step}' lets no box take the roll {dice} "
                                          "when only '{box}' is open", step.allowed.text.pos, hint,
                                          step=step.id, dice=dice, box=only))
@@ -178,17 +189,44 @@ def _can_be_last(model: Model, target) -> bool:
 
 
 def _first_dead_end(scorer, step, sheets, rolls, roll_numbers):
+    """(the open box or '', a roll, whether the sheet has more open boxes than that) where no box may take the roll."""
     for only, sheet in sheets:
         # a box of a column filled by announcement is written after announcing it (the announce step
-        # makes announcing it compulsory when nothing else is open)
-        announced = only if only and scorer.needs_announcement(only) else None
+        # makes announcing it compulsory when nothing else is open); on the empty sheet, `only` is an
+        # announced box
+        announced = only if only and (not sheet or scorer.needs_announcement(only)) else None
         if not only and scorer.columns and all(scorer.needs_announcement(t) for t in scorer.targets):
             continue  # every box needs an announcement: the one-box-open sheets try each
         for rn in roll_numbers:
             for dice in rolls:
                 if not scorer.write_map(dice, sheet, rn, step, announced):
-                    return only, dice
+                    return only, dice, bool(sheet)
     return None
+
+
+def _check_announce_writes(model: Model) -> list[RulebookError]:
+    """After an announce step, at most one write of the player whose turn it is (before the turn
+    ends or the step comes again)."""
+    errors = []
+    for turn in (s for s in model.flow.walk() if s.kind == "each_player"):
+        order = list(turn.walk())
+        for call in (s for s in order if s.kind == "announce"):
+            around = set(map(id, turn.ancestors(call)))
+            writes = 0
+            for w in order[order.index(call) + 1:]:
+                if w.kind != "write" or w.by == "others":
+                    continue
+                passes = 1
+                for loop in turn.ancestors(w):  # the repeats around the write but not around the announcement
+                    if loop.kind == "repeat" and id(loop) not in around:
+                        passes *= loop.times if loop.times else 2
+                writes += passes
+            if writes > 1:
+                errors.append(ModelError("after the announcement at step '{step}' a turn can write {count} times, but an "
+                                         "announcement names the box of one write", call.pos,
+                                         "announce before each write, inside the same repeat",
+                                         step=call.id, count=writes))
+    return errors
 
 
 def _rolls_per_turn(model: Model) -> int:
