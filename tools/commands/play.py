@@ -91,6 +91,9 @@ def run(args) -> int:
             game.save(args.save)
     game.listeners.append(view.event)
     interactive = sys.stdin.isatty()
+    if interactive:  # the computers' moves wait for Enter rather than scroll out of the terminal
+        import shutil
+        view.page(shutil.get_terminal_size().lines, {i for i, s in enumerate(game.seats) if s.kind != "human"})
     return _loop(game, view, interactive, lang)
 
 
@@ -119,9 +122,11 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
         for _ in game.run_bots():
             pass
         if game.state.is_terminal():
+            view.fit(lambda v: v.final(game.state))
             view.final(game.state)
             return 0
         if interactive and redraw:
+            view.fit(lambda v: v.board(game.state))
             view.board(game.state)
         redraw = False
         prompt = view._("{player}, your move (help for help): ", player=game.state.players[game.state.actor])
@@ -130,6 +135,7 @@ def _loop(game: Game, view: View, interactive: bool, lang: str) -> int:
         except EOFError:  # Ctrl-D: stop playing, as 'quit' does
             view.console.print()
             text = "quit"
+        view.typed()
         if not interactive and text == "":
             if game.save_path:
                 raise SaveFileError("the input ended before the game did; the position is saved in {path}",

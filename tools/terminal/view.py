@@ -1,6 +1,8 @@
 """The terminal's view of a game, drawn with rich: dice, rolls left, score sheets, events."""
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -20,6 +22,47 @@ class View:
         self.t = translator(lang)
         self.console = console or Console(highlight=False, markup=False)
         self.kept: tuple[int, ...] = ()  # the dice kept before the last roll, shown on the board
+        # paging (interactive play): the terminal's height, how to wait for Enter, the computer seats,
+        # and the lines printed since the player last typed (of them, the computers' moves)
+        self.height: int | None = None
+        self.wait: Callable[[str], object] = lambda text: input(text)
+        self.computers: set[int] = set()
+        self.since_input = self.computer_lines = 0
+
+    def page(self, height: int, computers: set[int], wait: Callable[[str], object] | None = None) -> None:
+        """Wait for Enter before the computers' moves would scroll out of a terminal of `height` lines:
+        before more lines than fit, and before a board that would push their last moves away."""
+        self.height, self.computers = max(height, 3), computers
+        if wait is not None:
+            self.wait = wait
+
+    def typed(self) -> None:
+        """The player typed a line: what is on the screen from here on is new."""
+        self.since_input = self.computer_lines = 0
+
+    def _pause(self, text: str) -> None:
+        try:
+            self.wait(text)
+        except EOFError:
+            pass
+        self.typed()
+
+    def fit(self, draw: Callable[["View"], None]) -> None:
+        """Before drawing a board (or the final sheet) after computer moves: if together they do not
+        fit the terminal, wait for Enter first, so the moves can be read."""
+        if self.height is None or not self.computer_lines:
+            return
+        if self.since_input + self.drawn_lines(draw) + 1 > self.height:
+            self._pause(self._("— press Enter to see the board —"))
+
+    def drawn_lines(self, draw: Callable[["View"], None]) -> int:
+        """How many lines `draw(view)` prints at this terminal's width."""
+        import io
+        probe = View(self.lang, Console(file=io.StringIO(), width=self.console.width, color_system=None,
+                                        highlight=False, markup=False))
+        probe.kept = self.kept
+        draw(probe)
+        return probe.console.file.getvalue().count("\n")
 
     def _(self, msg: str, **kw) -> str:
         return self.t.gettext(msg).format(**kw)
@@ -41,7 +84,14 @@ class View:
             self.kept = a.dice
         elif isinstance(a, Roll) and len(a.faces) == len(state.dice) or not isinstance(a, Roll):
             self.kept = ()
-        self.console.print(self.describe(ev, state), markup=False)
+        line = self.describe(ev, state)
+        lines = 1 + len(line) // max(self.console.width, 1)
+        if self.height is not None and self.since_input + lines > self.height - 1:
+            self._pause(self._("— press Enter for more —"))
+        self.console.print(line, markup=False)
+        self.since_input += lines
+        if ev.player in self.computers:
+            self.computer_lines += lines
 
     def describe(self, ev, state: GameState) -> str:
         who = state.players[ev.player]
