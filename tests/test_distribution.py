@@ -66,6 +66,40 @@ def test_solve_distribution_speaks_german_and_dutch():
     assert "5 %: 111" in nl and "95 %: 231" in nl and "exacte" in nl.lower()
 
 
+def test_at_least_and_plot_in_german(tmp_path):
+    svg = tmp_path / "yacht.svg"
+    out = json.loads(cli("solve", "yacht", "--at-least", "200", "--at-least", "250", "--plot", str(svg), "--json"))
+    dist = {int(k): v for k, v in out["distribution"].items()}
+    assert out["at_least"]["200"] == pytest.approx(sum(p for s, p in dist.items() if s >= 200), abs=1e-12)
+    assert out["at_least"]["200"] == pytest.approx(0.166759535, abs=1e-8)
+    assert out["at_least"]["250"] == pytest.approx(0.003893891, abs=1e-8)
+    assert out["policy"] == "optimal" and out["plot"] == str(svg)
+    de = cli("solve", "yacht", "--at-least", "200", "--plot", str(tmp_path / "de.svg"), "--lang", "de")
+    assert "Chance auf eine Endpunktzahl von mindestens 200: 16,676 %" in de
+    drawn = (tmp_path / "de.svg").read_text()
+    assert "Yacht: exakte Verteilung der Endpunktzahl bei optimalem Spiel" in drawn and "Wahrscheinlichkeit" in drawn
+    assert drawn.count("<rect") > 20
+
+
+def test_greedy_distribution_agrees_with_simulated_greedy_games():
+    out = json.loads(cli("solve", "yacht", "--policy", "greedy", "--distribution", "--json"))
+    dist = {int(k): v for k, v in out["distribution"].items()}
+    mean = sum(s * p for s, p in dist.items())
+    assert out["policy"] == "greedy" and mean == pytest.approx(152.633578, abs=1e-6)
+    assert out["percentiles"] == {"5": 93, "25": 126, "50": 151, "75": 177, "95": 219}
+    games = 10_000
+    scores = np.array([r.totals[0] for r in run_games(load_model("yacht"), [Seat("a", "greedy")], games, seed=3)])
+    assert abs(scores.mean() - mean) < 3 * scores.std() / math.sqrt(games)
+
+
+def test_objective_win_and_a_plot_not_svg_are_refused_in_one_line(tmp_path):
+    for args in (("--objective", "win"), ("--objective", "reach:x"), ("--plot", str(tmp_path / "a.png"))):
+        done = subprocess.run([sys.executable, "-m", "rulebook.interpreter", "solve", "yacht", *args],
+                              capture_output=True, text=True)
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "Traceback" not in done.stderr
+
+
 @pytest.mark.slow
 def test_yahtzee_distribution_mean_is_the_solve_value_254_5877():
     space, table = solved(load_model("yahtzee"))

@@ -5,9 +5,11 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 from ...interpreter.solver import induction
 from ...interpreter.solver.abstraction import NotSolvable
+from ...interpreter.solver.objective import REACH, WIN, parse_objective
 from ...interpreter.model.errors import Message, RulebookError, UsageError
 from ...interpreter.model.loader import is_bundled, load_model
 from ...interpreter.solver.space import Space
@@ -15,6 +17,7 @@ from ...interpreter.solver.cache import cache_path
 from ...interpreter.solver.solve import load_cached, load_or_solve
 from ...interpreter.solver.tablefile import BadTable
 from .options import add_option_argument, parse_options
+from .outputs import output_file, write_output
 from ..i18n import error_text, number, options_text, pick_language, translator
 from ..progress import progress_bar
 
@@ -37,6 +40,16 @@ def add_arguments(p) -> None:
     p.add_argument("--distribution", action="store_true",
                    help="also the exact distribution of the final score under optimal play: its percentiles, "
                         'and with --json the key "distribution" (final score -> probability)')
+    p.add_argument("--policy", choices=("optimal", "greedy"), default="optimal",
+                   help="whose exact distribution: the optimal player's (the default) or the greedy player's")
+    p.add_argument("--at-least", type=int, action="append", default=[], metavar="T",
+                   help="the exact chance of a final score of at least T (repeatable; implies --distribution)")
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE.svg",
+                   help="draw the exact distribution of the final score (.svg; implies --distribution)")
+    p.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
+    p.add_argument("--objective", default="expected", metavar="OBJECTIVE",
+                   help="what the player maximizes: expected (the expected final score, the default) or reach:T "
+                        "(the chance of a final score of at least T, as in reach:250)")
     p.add_argument("--lang", default=None)
     add_option_argument(p)
 
@@ -90,6 +103,14 @@ def run(args) -> int:
     limits = limits_from(args, model)
     lang = pick_language(args.lang)
     _ = translator(lang).gettext
+    objective = parse_objective(args.objective)
+    if objective.kind == WIN:
+        raise UsageError("solve computes the objectives expected and reach:T; for win use the computer seat that plays to win")
+    if args.plot is not None:  # checked before any work, not after
+        if args.plot.suffix.lower() != ".svg":
+            raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
+        output_file(args.plot, "--plot", [Path(model.path)], args.force)
+    args.distribution = args.distribution or bool(args.at_least) or args.plot is not None
     try:
         space = Space(model)  # refuses models the solver cannot read before any work
     except NotSolvable as exc:
@@ -126,13 +147,27 @@ def run(args) -> int:
         print(error_text(stop, lang), file=sys.stderr)
         return 130
     seconds = time.perf_counter() - start
-    dist = None
-    if args.distribution:
-        from ...interpreter.solver.distribution import score_distribution, summary
+    dist = reach = None
+    if args.distribution or objective.kind == REACH:
+        from ...interpreter.solver.distribution import at_least, score_distribution, summary
         began = time.perf_counter()
-        dist = score_distribution(space, table.values)
+        dist = score_distribution(space, table.values if args.policy == "optimal" else None,
+                                  jobs=limits.jobs)
         dist_seconds = time.perf_counter() - began
         dist_mean, percentiles = summary(dist)
+        chances = {t: at_least(dist, t) for t in args.at_least}
+    if objective.kind == REACH:
+        from ...interpreter.solver.reach import reach_chances
+        began = time.perf_counter()
+        reach = float(reach_chances(space, objective.target, jobs=limits.jobs)[objective.target])
+        reach_seconds = time.perf_counter() - began
+        expected_reach = at_least(dist, objective.target)
+    if args.plot is not None:
+        from ..documents.histogram import histogram_svg
+        title = (_("{game}: exact distribution of the final score with optimal play") if args.policy == "optimal" else
+                 _("{game}: exact distribution of the final score with greedy play")).format(game=model.name[lang])
+        write_output(args.plot, histogram_svg({model.name[lang]: dist}, title, y_label=_("probability"),
+                                              x_label=_("final score")), "--plot", args.force)
     if args.json:
         # what the value is: the expected grand total, also where the game ranks by a score of its own
         out = {"expected_score": round(table.expected_score, 6), "maximizes": "expected grand total",
@@ -142,10 +177,17 @@ def run(args) -> int:
         if estimate is not None:
             out.update(estimated_seconds=round(estimate.seconds, 1), table_bytes=estimate.table_bytes,
                        jobs=estimate.jobs)
-        if dist is not None:
+        if args.distribution:
             out.update(distribution={str(k): v for k, v in dist.items()}, distribution_mean=round(dist_mean, 6),
                        percentiles={str(q): v for q, v in percentiles.items()},
-                       distribution_seconds=round(dist_seconds, 3))
+                       distribution_seconds=round(dist_seconds, 3), policy=args.policy)
+            if chances:
+                out["at_least"] = {str(t): c for t, c in chances.items()}
+            if args.plot is not None:
+                out["plot"] = str(args.plot)
+        if reach is not None:  # the chance of the reach:T player, and of the optimal (expected) player at the same T
+            out.update(objective=objective.name, target=objective.target, reach_probability=reach,
+                       expected_player_reach_probability=expected_reach, reach_seconds=round(reach_seconds, 3))
         print(json.dumps(out))
         return 0
     opts = options_text(model, lang)
@@ -159,11 +201,23 @@ def run(args) -> int:
     if abs(seconds - table.seconds) >= 0.5:
         line += " " + _("(read from the cache in {seconds} s)").format(seconds=number(seconds, lang, 2))
     print(line)
-    if dist is not None:
+    if args.distribution:
         values = ", ".join(f"{q} %: {number(v, lang)}" for q, v in percentiles.items())
-        print(_("exact distribution of the final score with optimal play (percentiles): {values}").format(values=values))
+        print((_("exact distribution of the final score with optimal play (percentiles): {values}")
+               if args.policy == "optimal" else
+               _("exact distribution of the final score with greedy play (percentiles): {values}")).format(values=values))
+        for t, c in chances.items():
+            print(_("chance of a final score of at least {score}: {chance} %").format(
+                score=number(t, lang), chance=number(100 * c, lang, 3)))
         print(_("computed in {seconds} s from the table, the mean {mean}").format(
             seconds=number(dist_seconds, lang, 1), mean=number(dist_mean, lang, 4)))
+        if args.plot is not None:
+            print(_("plot: {path}").format(path=args.plot))
+    if reach is not None:
+        print(_("highest chance of a final score of at least {score}: {chance} % (the player who maximizes the "
+                "expected score: {base} %), computed in {seconds} s").format(
+            score=number(objective.target, lang), chance=number(100 * reach, lang, 3),
+            base=number(100 * expected_reach, lang, 3), seconds=number(reach_seconds, lang, 1)))
     if not args.no_cache:
         print(_("table: {path}").format(path=cache_path(model)))
     return 0

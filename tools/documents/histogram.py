@@ -4,9 +4,11 @@ from __future__ import annotations
 from html import escape  # quotes too: a name never leaves its attribute or its text
 
 
-def histogram_svg(series: dict[str, list[int]], title: str, bin_width: int = 10, y_label: str = "share of games",
-                  x_label: str = "final score") -> str:
-    """One bar chart per player, overlaid with transparency; x: score, y: share of games (labels as given)."""
+def histogram_svg(series: dict[str, list[int] | dict[int, float]], title: str, bin_width: int = 10,
+                  y_label: str = "share of games", x_label: str = "final score") -> str:
+    """One bar chart per player, overlaid with transparency; x: score, y: share of games (labels as given).
+
+    A series is the scores of games (a list), or an exact distribution (a dict: score -> probability)."""
     values = [v for vs in series.values() for v in vs]
     lo = (min(values) // bin_width) * bin_width if values else 0
     hi = (max(values) // bin_width + 1) * bin_width if values else bin_width
@@ -15,10 +17,11 @@ def histogram_svg(series: dict[str, list[int]], title: str, bin_width: int = 10,
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
     shares = {}
     for name, vs in series.items():
-        counts = [0] * bins
+        counts = [0.0] * bins
+        weighted = isinstance(vs, dict)
         for v in vs:
-            counts[min(bins - 1, (v - lo) // bin_width)] += 1
-        shares[name] = [c / max(1, len(vs)) for c in counts]
+            counts[min(bins - 1, (v - lo) // bin_width)] += vs[v] if weighted else 1
+        shares[name] = counts if weighted else [c / max(1, len(vs)) for c in counts]
     peak = max((s for sh in shares.values() for s in sh), default=1) or 1
     bw = (W - left - 20) / bins
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
