@@ -52,8 +52,8 @@ def test_number_words(n, en, de, nl):
 
 
 def test_times_words():
-    assert [times_words(n, "en") for n in (1, 2, 3, 13)] == ["once", "twice", "three times", "thirteen times"]
-    assert [times_words(n, "de") for n in (1, 2, 3, 21)] == ["einmal", "zweimal", "dreimal", "einundzwanzigmal"]
+    assert [times_words(n, "en") for n in (1, 2, 3, 13)] == ["once", "twice", "three times", "13 times"]
+    assert [times_words(n, "de") for n in (1, 2, 3, 21)] == ["einmal", "zweimal", "dreimal", "21-mal"]
     assert [times_words(n, "nl") for n in (1, 2, 3)] == ["één keer", "twee keer", "drie keer"]
 
 
@@ -87,9 +87,9 @@ def test_kind_of(yahtzee):
 
 
 LOOP_BOUNDS = {
-    "en": ("thirteen rounds", "each player in turn", "up to twice, until no rolls are left"),
-    "de": ("dreizehn Runden", "jeder Spieler reihum", "bis zu zweimal, bis keine Würfe mehr übrig sind"),
-    "nl": ("dertien rondes", "elke speler om de beurt", "hooguit twee keer, tot er geen worpen meer over zijn"),
+    "en": ("13 rounds", "each player in turn", "up to twice, until no rolls are left"),
+    "de": ("13 Runden", "jeder Spieler reihum", "bis zu zweimal, bis keine Würfe mehr übrig sind"),
+    "nl": ("13 rondes", "elke speler om de beurt", "hooguit twee keer, tot er geen worpen meer over zijn"),
 }
 
 
@@ -127,30 +127,30 @@ def test_who_decides_and_what_can_be_chosen(yahtzee, lang):
 
 
 SENTENCES = {
-    "en": ["The game is played over thirteen rounds; in every round each player has one turn.",
+    "en": ["The game is played over 13 rounds; in every round each player has one turn.",
            "The players take turns, one after another.",
            "All five dice are rolled.",
            "This is repeated up to twice, until no rolls are left; the player may also stop earlier.",
            "The current player chooses which dice to keep and rolls the rest again, or stops rolling.",
            "The dice that were not kept are rolled again.",
            "The current player writes the dice into an open box and scores what they are worth there; "
-           "each of the thirteen boxes is filled once."],
-    "de": ["Gespielt wird über dreizehn Runden; in jeder Runde ist jeder Spieler einmal am Zug.",
+           "each of the 13 boxes is filled once."],
+    "de": ["Gespielt wird über 13 Runden; in jeder Runde ist jeder Spieler einmal am Zug.",
            "Die Spieler sind nacheinander am Zug.",
            "Alle fünf Würfel werden geworfen.",
            "Das wird bis zu zweimal wiederholt, bis keine Würfe mehr übrig sind; man darf auch früher aufhören.",
            "Wer am Zug ist, wählt die Würfel, die liegen bleiben, und wirft den Rest neu – oder hört auf zu würfeln.",
            "Die Würfel, die nicht behalten wurden, werden neu geworfen.",
            "Wer am Zug ist, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; "
-           "jedes der dreizehn Felder wird einmal ausgefüllt."],
-    "nl": ["Er worden dertien rondes gespeeld; in elke ronde is elke speler één keer aan de beurt.",
+           "jedes der 13 Felder wird einmal ausgefüllt."],
+    "nl": ["Er worden 13 rondes gespeeld; in elke ronde is elke speler één keer aan de beurt.",
            "De spelers spelen om de beurt.",
            "Alle vijf dobbelstenen worden gegooid.",
            "Dit wordt hooguit twee keer herhaald, tot er geen worpen meer over zijn; je mag ook eerder stoppen.",
            "Wie aan de beurt is, kiest welke dobbelstenen blijven liggen en gooit de rest opnieuw, of stopt met gooien.",
            "De dobbelstenen die niet zijn gehouden, worden opnieuw gegooid.",
            "Wie aan de beurt is, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; "
-           "elk van de dertien vakjes wordt één keer ingevuld."],
+           "elk van de 13 vakjes wordt één keer ingevuld."],
 }
 
 
@@ -160,11 +160,11 @@ def test_step_sentences(yahtzee, lang):
 
 
 ENDS = {
-    "en": "After thirteen rounds, when every box is filled, the game ends; the player with the highest total "
+    "en": "After 13 rounds, when every box is filled, the game ends; the player with the highest total "
           "wins (all boxes plus bonuses).",
-    "de": "Nach dreizehn Runden, wenn alle Felder ausgefüllt sind, ist das Spiel zu Ende; es gewinnt, wer die "
+    "de": "Nach 13 Runden, wenn alle Felder ausgefüllt sind, ist das Spiel zu Ende; es gewinnt, wer die "
           "höchste Gesamtsumme hat (alle Felder und Boni).",
-    "nl": "Na dertien rondes, als alle vakjes zijn ingevuld, is het spel afgelopen; wie het hoogste totaal heeft, "
+    "nl": "Na 13 rondes, als alle vakjes zijn ingevuld, is het spel afgelopen; wie het hoogste totaal heeft, "
           "wint (alle vakjes plus bonussen).",
 }
 
@@ -181,7 +181,7 @@ def test_texts_follow_the_model_numbers_plurals_and_options(tmp_path):
                ("        score: sum(dice)\n", "        score: sum(dice)\n        uses: 9\n"), examples=False)
     rerolls = m.step("rerolls")
     assert [bound_text(m.flow, m, lang) for lang in LANGUAGES] == [
-        "twenty-one rounds", "einundzwanzig Runden", "eenentwintig rondes"]
+        "21 rounds", "21 Runden", "21 rondes"]
     assert [bound_text(rerolls, m, lang) for lang in LANGUAGES] == [
         "once, until no rolls are left", "einmal, bis keine Würfe mehr übrig sind",
         "één keer, tot er geen worpen meer over zijn"]
@@ -190,7 +190,7 @@ def test_texts_follow_the_model_numbers_plurals_and_options(tmp_path):
         "dobbelstenen houden en de rest opnieuw gooien"]
     assert [step_sentence(m.step("first_roll"), m, lang) for lang in LANGUAGES] == [
         "Both dice are rolled.", "Beide Würfel werden geworfen.", "Beide dobbelstenen worden gegooid."]
-    assert end_text(m, "en").startswith("After twenty-one rounds, when every box is filled, the game ends; "
+    assert end_text(m, "en").startswith("After 21 rounds, when every box is filled, the game ends; "
                                         "the player with the lowest total")
     assert [step_sentence(m.step("write"), m, lang).split("; ")[-1] for lang in LANGUAGES] == [
         "each box takes as many entries as the sheet shows.",
@@ -219,12 +219,12 @@ def test_until_no_rolls_left_needs_a_roll_of_the_unkept_dice(tmp_path):
 
 
 def test_diagram_parts_and_arrows(yahtzee):
-    assert step_label(yahtzee.flow, yahtzee, "nl") == "↻ Spel: dertien rondes"
+    assert step_label(yahtzee.flow, yahtzee, "nl") == "↻ Spel: 13 rondes"
     assert step_label(yahtzee.step("keep"), yahtzee, "de").startswith("wer am Zug ist, wählt:\n")
     assert [edge_text(yahtzee.step("rerolls"), yahtzee, lang, "back") for lang in LANGUAGES] == [
         "again", "noch einmal", "nog een keer"]
     assert [edge_text(yahtzee.flow, yahtzee, lang, "exit") for lang in LANGUAGES] == [
-        "after thirteen rounds", "nach dreizehn Runden", "na dertien rondes"]
+        "after 13 rounds", "nach 13 Runden", "na 13 rondes"]
     with pytest.raises(ValueError):
         edge_text(yahtzee.flow, yahtzee, "en", "sideways")
     assert phrase("section_total", "de", section="Oberer Block") == "Summe Oberer Block"

@@ -64,6 +64,7 @@ class Ranking:
     name: Text  # what the final score is called ("points")
     score: Compiled
     tie_breaks: tuple[tuple[Text, Compiled], ...] = ()
+    rule: Text | None = None  # how the final score is made up, in words (the rule pages)
 
 
 @dataclass(frozen=True)

@@ -219,12 +219,13 @@ class _Builder(FlowBuilder):
         targets = self._targets(boxes, columns)
         ranking = self._ranking()
         ahead_if = self._ahead_if()
+        tagline, objective = self._filled_text(d, "tagline"), self._filled_text(d, "objective")
         if self.errors:
             unique = {str(e): e for e in self.errors}  # a broken definition fails at every use
             raise ErrorList(sorted(unique.values(), key=lambda e: (e.pos.line, e.pos.col)))
         model = Model(
-            id=str(d["id"]), name=self._text(d["name"]), tagline=self._opt_text(d, "tagline"),
-            objective=self._opt_text(d, "objective"), min_players=d["players"]["min"],
+            id=str(d["id"]), name=self._text(d["name"]), tagline=tagline,
+            objective=objective, min_players=d["players"]["min"],
             max_players=d["players"]["max"], n_dice=n_dice, faces=faces, dice_groups=groups,
             winner=self._winner(), options=options, option_values=values,
             sections=tuple(sections), boxes=boxes, bonuses=tuple(bonuses), flow=flow, end_if=end_if,
@@ -298,7 +299,7 @@ class _Builder(FlowBuilder):
             compiled += [ranking.score] + [c for _, c in ranking.tie_breaks]
         for c in compiled:
             if c is not None and "counter" in c.deps:
-                used |= _counters_read(c.ast)
+                used |= counters_read(c.ast)
         return tuple(c for c in counters if c.id in used)
 
     # the sheet's cells and the ranking -------------------------------------------
@@ -345,7 +346,8 @@ class _Builder(FlowBuilder):
         if "name" not in w:
             self.fail("a final score needs a name (winner.name)", w.pos)
             return None
-        return Ranking(self._text(w["name"]), score, tuple(breaks)) if score else None
+        rule = self._variant(w["rule"], []) if "rule" in w else None
+        return Ranking(self._text(w["name"]), score, tuple(breaks), rule) if score else None
 
     def _ahead_if(self) -> Compiled | None:
         """`winner.ahead_if`: who ranks first at the end (None: nobody is put ahead, also when the
@@ -364,6 +366,10 @@ class _Builder(FlowBuilder):
 
     def _opt_text(self, d, key):
         return self._text(d[key]) if key in d else None
+
+    def _filled_text(self, d, key) -> dict[str, str] | None:
+        """A text of the game's own (tagline, objective) with its {expression} values filled in."""
+        return {lang: self._fill(d[key][lang]) for lang in LANGUAGES} if key in d else None
 
     def _variant(self, node, where: list) -> dict[str, str]:
         """A text, picked by an option value if it varies, with {expression} filled in."""
@@ -544,12 +550,12 @@ class _Builder(FlowBuilder):
         return out
 
 
-def _counters_read(node) -> set[str]:
+def counters_read(node) -> set[str]:
     """The counters an expression reads, through the definitions it uses."""
     found = set()
     for n in node.walk():
         if n.op == "counter":
             found.add(n.value)
         elif getattr(n, "definition", None) is not None:
-            found |= _counters_read(n.definition)
+            found |= counters_read(n.definition)
     return found

@@ -96,6 +96,9 @@ class Scorer:
         self._write_step = next((s for s in model.flow.walk() if s.kind == "write"), None)
         self._sections = [(s.id, s.boxes) for s in model.sections]
         self._uncounted = any(not s.counts for s in model.sections)
+        # what the grand total adds up (besides every bonus): the sections that count, the one account
+        # every reader states (pages, diagrams, sheets)
+        self.counted_sections = tuple(s.id for s in model.sections if s.counts)
         self._plans: dict[tuple, dict] = {}  # (step, roll number or 0) → dice → plan
         exprs = [b.score for b in model.boxes.values()] + [b.points for b in self._write_bonuses]
         exprs += [s.allowed for s in model.flow.walk() if s.kind == "write" and s.allowed is not None]
@@ -392,7 +395,7 @@ class Scorer:
             out[b.id] = points = awards.get(b.id, 0) if awards else 0
             bonuses += points
         if self._uncounted:  # sections read by bonuses only (`counts: false`)
-            out["total"] = sum(out[s.id] for s in self.model.sections if s.counts) + bonuses
+            out["total"] = sum(out[s] for s in self.counted_sections) + bonuses
         else:
             out["total"] = (sum(sheet.values()) if not self.columns
                             else sum(out[section_id] for section_id, _ in self._sections)) + bonuses

@@ -30,7 +30,7 @@ from math import prod
 from ...interpreter.model.errors import UsageError
 from ...interpreter.model.frozen import Model, Step
 from ...interpreter.model.soundness import writes_per_player
-from .numbers import number_words, times_words
+from .numbers import count_text, number_words, times_words
 from .stepkinds import PHRASES, ROLE_STYLES, STEP_KINDS, StepKind, Style, phrase
 from .steptexts import COLUMNS, COUNTER, EFFECT, END, EXTREME
 from .wording import check_lang, template
@@ -157,7 +157,7 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
 
 def _common(model: Model, lang: str) -> dict:
     return {
-        "num": lambda n: number_words(n, lang), "freq": lambda n: times_words(n, lang),
+        "num": lambda n: count_text(n, lang), "freq": lambda n: times_words(n, lang),
         "solo": model.max_players == 1, "dice": model.n_dice, "boxes": len(model.boxes),
         # how often each box is filled (0: boxes differ), and how many columns the sheet has
         "uses": next(iter(u)) if len(u := {b.uses for b in model.boxes.values()}) == 1 else 0,

@@ -289,9 +289,13 @@ def scoring_diagram(model: Model, lang: str) -> graphviz.Digraph:
     for section in model.sections:
         for step in writes:
             g.edge(f"step_{step.id}", f"section_{section.id}")
-    g.node("grand_total", _html(phrase("grand_total", lang, bonuses=bool(model.bonuses))), **_style("total"))
-    for section in model.sections:
-        g.edge(f"section_{section.id}:total:s", "grand_total")
+    from .gamefacts import grand_total_parts
+    label = phrase("grand_total", lang, bonuses=bool(model.bonuses)) if len(scorer.counted_sections) == len(model.sections) \
+        else phrase("grand_total_of", lang, parts=" + ".join(grand_total_parts(model, lang, scorer)))
+    g.node("grand_total", _html(label), **_style("total"))
+    for section in model.sections:  # only what the scorer adds up (a section read by bonuses only adds nothing)
+        if section.id in scorer.counted_sections:
+            g.edge(f"section_{section.id}:total:s", "grand_total")
     for bonus in model.bonuses:
         node = f"bonus_{bonus.id}"
         g.node(node, _html(bonus.name[lang], [bonus.rule[lang]], width=30), **_style("bonus"))
@@ -374,12 +378,6 @@ def _example(scorer: Scorer, box_id: str, lang: str) -> list[str]:
 
 
 def _rolls_per_turn(model: Model) -> int:
-    """How many rolls a turn has at most: each roll step times the repeats around it in the turn."""
-    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
-
-    def count(step: Step, factor: int) -> int:
-        if step.kind == "roll":
-            return factor
-        inner = factor * (step.times or 1) if step.kind == "repeat" else factor
-        return sum(count(child, inner) for child in step.steps)
-    return max(1, count(turn, 1))
+    """The number of a turn's last roll, as the pages count it (one fact: `gamefacts.rolls_per_turn`)."""
+    from .gamefacts import rolls_per_turn
+    return rolls_per_turn(model)

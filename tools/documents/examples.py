@@ -32,20 +32,35 @@ class SimplePlayer:
         self.model, self.fixed = model, fixed_boxes
 
     def choose(self, state: GameState):
+        return self.choose_why(state)[0]
+
+    def choose_why(self, state: GameState):
+        """The action and why it was chosen (the one account the worked turn words): `most` (the
+        dice of the most frequent face), `rule` (the keep the rule leaves, or the allowed one nearest
+        the wish), `enough` (a stop), or None (a write or an announcement)."""
         step = state.step()
         if step.kind == "write":
-            return Write(max(state.write_choices(), key=lambda c: c.points + c.bonus).box)
+            return Write(max(state.write_choices(), key=lambda c: c.points + c.bonus).box), None
         if step.kind == "announce":
-            return state.legal_actions()[0]
+            return state.legal_actions()[0], None
         action = self._wish(state, step)
         legal = state.legal_actions()
-        if action in legal:
-            return action
-        wished = getattr(action, "dice", state.dice)
         keeps = [a for a in legal if isinstance(a, Keep)]
+        if action in legal:
+            if isinstance(action, Stop):
+                return action, "enough"
+            return action, self._why(state, step, action, keeps, "most")
+        wished = getattr(action, "dice", state.dice)
         if not keeps:
-            return legal[0]
-        return max(keeps, key=lambda k: (sum(min(k.dice.count(f), wished.count(f)) for f in set(k.dice)), len(k.dice)))
+            return legal[0], "enough" if isinstance(legal[0], Stop) else "rule"
+        keep = max(keeps, key=lambda k: (sum(min(k.dice.count(f), wished.count(f)) for f in set(k.dice)), len(k.dice)))
+        return keep, self._why(state, step, keep, keeps, "rule")
+
+    @staticmethod
+    def _why(state: GameState, step, keep: Keep, keeps: list, otherwise: str) -> str:
+        if step.locked and state.held and sorted(keep.dice) == sorted(state.held):
+            return "again"  # nothing new set aside: the rest is rolled again for more
+        return "rule" if step.allowed is not None and len(keeps) == 1 else otherwise
 
     def _wish(self, state: GameState, step):
         choices = state.scorer.choices(state.dice, state.sheets[state.player], state.roll_number)
@@ -73,6 +88,7 @@ class TurnStep:
     cell: str | None = None  # the sheet cell written (the box id, or box#k / box@column)
     points: int = 0
     bonus: int = 0
+    reason: str | None = None  # why a keep kept what it kept (`SimplePlayer.choose_why`)
 
 
 @dataclass
@@ -82,6 +98,7 @@ class PlayedGame:
     seed: int
     writes: dict[str, TurnStep] = field(default_factory=dict)
     totals: dict[str, int] = field(default_factory=dict)
+    final: tuple[int, ...] = ()  # the final score and tie-breaks (`GameState.final_scores`)
     sheet_dependent: list[str] = field(default_factory=list)  # boxes scored only thanks to what the sheet holds
 
 
@@ -146,7 +163,7 @@ def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns:
             state.apply(roll)
             steps[-1].append(TurnStep("roll", state.dice, roll_number=state.roll_number))
             continue
-        action = player.choose(state)
+        action, why = player.choose_why(state)
         if isinstance(action, Write):
             bonus_before = sum(state.awards[0].values())
             dice, before = state.dice, set(state.sheets[0])
@@ -165,7 +182,7 @@ def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns:
             steps[-1].append(TurnStep("stop", state.dice))
         else:
             state.apply(action)
-            steps[-1].append(TurnStep("keep", state.dice, kept=action.dice))
+            steps[-1].append(TurnStep("keep", state.dice, kept=action.dice, reason=why))
     return state, [s for s in steps if s]
 
 
@@ -180,7 +197,7 @@ def _example_game(model: Model) -> PlayedGame:
     best: tuple[int, PlayedGame] | None = None
     for seed in SEEDS:
         state, turns = _play(model, seed, scorer, fixed)
-        game = PlayedGame(seed, totals=state.totals(0))
+        game = PlayedGame(seed, totals=state.totals(0), final=tuple(state.final_scores()[0]))
         for turn in turns:
             write = turn[-1]
             game.writes[write.cell] = write
@@ -241,6 +258,28 @@ def also_counts(model: Model, scorer: Scorer) -> list[tuple[str, str, tuple[int,
             if b != a and b in fixed and scorer.points(b, ex, {}, last) > 0:
                 out.append((a, b, ex))
     return out
+
+
+def keeps_set_by_rule(model: Model) -> bool:
+    """Whether the first keep of a turn leaves the player no choice: on every first roll the engine
+    allows at most one keep (the rule sets the dice aside itself)."""
+    return _cached("forced", model, lambda: _keeps_set_by_rule(model))
+
+
+def _keeps_set_by_rule(model: Model) -> bool:
+    if not any(s.kind == "keep" and s.allowed is not None for s in model.flow.walk()):
+        return False
+    state = GameState(model, [f"P{i + 1}" for i in range(max(1, model.min_players))])
+    if not state.is_chance_node():
+        return False
+    for roll, _ in state.chance_outcomes():
+        after = state.clone()
+        after.apply(roll)
+        if after.is_terminal() or after.is_chance_node() or after.step().kind != "keep":
+            return False
+        if sum(isinstance(a, Keep) for a in after.legal_actions()) > 1:
+            return False
+    return True
 
 
 def rerolls_kept_dice(model: Model) -> bool:

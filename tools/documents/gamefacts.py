@@ -4,32 +4,60 @@ written for 0, and an estimate of the playing time. (The example games use it to
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from ...interpreter.model.frozen import Model, Step
+from ...interpreter.model.loader import counters_read
 from ...interpreter.model.scoring import Scorer
 
-def rounds_of(model: Model) -> int:
-    """How many rounds a game has: the repeats around the turn step, multiplied."""
-    def walk(step: Step, times: int) -> int | None:
-        if step.kind == "each_player":
-            return times
-        for child in step.steps:
-            found = walk(child, times * (step.times or 1) if step.kind == "repeat" else times)
-            if found is not None:
-                return found
+def rounds_of(model: Model) -> int | None:
+    """How many rounds a game has: the repeats around the turn step, multiplied (None: a repeat
+    around the turns has no fixed number, a game of no fixed length)."""
+    turn = _turn(model)
+    around = [s for s in model.flow.ancestors(turn) if s.kind == "repeat"]
+    if any(not s.times for s in around):
         return None
-    return walk(model.flow, 1) or 1
+    rounds = 1
+    for s in around:
+        rounds *= s.times
+    return rounds
+
+
+@dataclass(frozen=True)
+class TurnRolls:
+    """How many rolls a turn has, as the engine counts them (`GameState.rolls_left`, which follows
+    counters and `while:`): `most` in the first turn (None: no fixed number, a repeat without
+    `times`), and the counters a `while:` reads, whose values may allow more in later turns."""
+
+    most: int | None
+    counters: tuple[str, ...] = ()
+
+
+def _turn(model: Model) -> Step:
+    return next(s for s in model.flow.walk() if s.kind == "each_player")
+
+
+def turn_rolls(model: Model) -> TurnRolls:
+    """The rolls of the first turn, counted by the engine on a fresh game (the first roll made)."""
+    from ...interpreter.engine.state import GameState
+    turn = _turn(model)
+    if any(s.kind == "repeat" and not s.times for s in turn.walk()):
+        return TurnRolls(None)
+    read = {c for s in turn.walk() if s.kind == "repeat" and s.condition is not None
+            for c in counters_read(s.condition.ast)}
+    counters = tuple(c.id for c in model.counters if c.id in read)
+    state = GameState(model, [f"P{i + 1}" for i in range(max(1, model.min_players))])
+    made = 0
+    if state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+        made = 1
+    return TurnRolls(max(1, made + state.rolls_left()), counters)
 
 
 def rolls_per_turn(model: Model) -> int:
-    """The most rolls one turn can have: roll steps inside the turn, times their repeats."""
-    def count(step: Step) -> int:
-        if step.kind == "roll":
-            return 1
-        inner = sum(count(c) for c in step.steps)
-        return inner * (step.times or 1) if step.kind == "repeat" else inner
-    turn = next(s for s in model.flow.walk() if s.kind == "each_player")
-    return count(turn)
+    """The rolls the first turn allows (the number of a turn's last roll in the worked examples); 1
+    for a turn with no fixed number of rolls."""
+    return turn_rolls(model).most or 1
 
 
 def showcase_roll(model: Model) -> tuple[int, ...] | None:
@@ -79,3 +107,15 @@ def playing_time(model: Model, players: int) -> int:
     players, times SECONDS_PER_ROLL."""
     seconds = _rolls_per_player(model) * players * SECONDS_PER_ROLL
     return max(5, round(seconds / 60 / 5) * 5)
+
+
+def grand_total_parts(model: Model, lang: str, scorer: Scorer | None = None) -> list[str]:
+    """What the grand total adds up, by name, as the scorer adds it (`Scorer.counted_sections`, then
+    every bonus): the one account the page, the diagram and the sheets state."""
+    scorer = scorer or Scorer(model)
+    parts = []
+    for section in model.sections:
+        if section.id in scorer.counted_sections:
+            parts.append(section.total[lang] if section.total else section.name[lang])
+        parts += [b.name[lang] for b in model.bonuses if b.section == section.id]
+    return parts + [b.name[lang] for b in model.bonuses if b.section is None]

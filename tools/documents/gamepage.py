@@ -11,7 +11,7 @@ from ...interpreter.model.loader import bundled_models
 from ...interpreter.model.frozen import Model, Step
 from ...interpreter.model.scoring import Scorer
 from .sheetlayout import sheet_layout
-from .gamefacts import playing_time, rolls_per_turn, rounds_of, showcase_roll, zero_writes
+from .gamefacts import grand_total_parts, playing_time, rolls_per_turn, rounds_of, showcase_roll, turn_rolls, zero_writes
 from .sitefiles import Site
 from .words import Words
 
@@ -112,11 +112,23 @@ def _turn_walkthrough(model: Model, w: Words) -> list[Markup | str]:
             out.append(w._("First roll: %(dice)s.", dice=w.dice(step.dice)))
         elif step.kind == "roll":
             out.append(w._("Roll %(n)d: %(dice)s.", n=step.roll_number, dice=w.dice(step.dice)))
+        elif step.kind == "keep" and step.kept and step.reason == "again":
+            rest = len(step.dice) - len(step.kept)
+            out.append(w.n_("%(kept)s stay aside; the other die is rolled again, for more.",
+                            "%(kept)s stay aside; the other %(count)s dice are rolled again, for more.",
+                            rest, kept=w.dice(step.kept), count=w.number(rest)))
+        elif step.kind == "keep" and step.kept and step.reason == "rule":
+            rest = len(step.dice) - len(step.kept)
+            out.append(w.n_("%(kept)s are set aside, as the rule requires; the other die is rolled again.",
+                            "%(kept)s are set aside, as the rule requires; the other %(count)s dice are rolled again.",
+                            rest, kept=w.dice(step.kept), count=w.number(rest)))
         elif step.kind == "keep" and step.kept:
             rest = len(step.dice) - len(step.kept)
             out.append(w.n_("%(kept)s stay, the face that came up most often; the other die is rolled again.",
                             "%(kept)s stay, the face that came up most often; the other %(count)s dice are rolled again.",
                             rest, kept=w.dice(step.kept), count=w.number(rest)))
+        elif step.kind == "keep" and step.reason == "rule":
+            out.append(w._("The rule lets nothing be set aside: all dice are rolled again."))
         elif step.kind == "keep":
             out.append(w._("Nothing is worth keeping: all dice are rolled again."))
         elif step.kind == "stop":
@@ -147,9 +159,13 @@ def _played_sheet(model: Model, w: Words) -> dict:
         bonuses = [{"name": b.name[w.lang], "points": game.totals[b.id]} for b in model.bonuses if b.section == section.id]
         sections.append({"name": section.name[w.lang], "rows": rows, "bonuses": bonuses,
                          "total_name": section.total[w.lang] if section.total else None,
-                         "total": game.totals[section.id]})
+                         "total": game.totals[section.id], "counts": section.counts})
     loose = [{"name": b.name[w.lang], "points": game.totals[b.id]} for b in model.bonuses if b.section is None]
-    return {"seed": game.seed, "sections": sections, "loose": loose, "total": game.totals["total"]}
+    final = []
+    if model.ranking is not None:  # the final score the ranking reads, and its tie-breaks, as the engine computes them
+        names = [model.ranking.name[w.lang]] + [name[w.lang] for name, _ in model.ranking.tie_breaks]
+        final = [{"name": n, "text": str(v)} for n, v in zip(names, game.final)]
+    return {"seed": game.seed, "sections": sections, "loose": loose, "total": game.totals["total"], "final": final}
 
 
 def _faq(model: Model, w: Words, scorer: Scorer) -> list[dict]:
@@ -157,7 +173,14 @@ def _faq(model: Model, w: Words, scorer: Scorer) -> list[dict]:
     from . import examples
     lang = w.lang
     out = []
-    if examples.rerolls_kept_dice(model):
+    if examples.keeps_set_by_rule(model):
+        rules = [st.rule[lang] for st in model.flow.walk() if st.kind == "keep" and st.allowed is not None and st.rule]
+        out.append({"q": w._("Who chooses which dice stay?"),
+                    "a": (w._("Nobody: after every roll the rule says which dice are set aside; the player only "
+                              "decides whether to roll on.") if any(st.can_stop for st in model.flow.walk() if st.kind == "keep")
+                          else w._("Nobody: after every roll the rule says which dice are set aside."))
+                    + (" " + rules[0] if rules else "")})
+    elif examples.rerolls_kept_dice(model):
         out.append({"q": w._("May a die that was kept be rolled again later in the turn?"),
                     "a": w._("Yes: you may re-roll dice you kept before. Before every roll you choose afresh "
                              "which dice stay.")})
@@ -197,9 +220,25 @@ def _sections(model: Model, w: Words, scorer: Scorer) -> list[dict]:
                  "example": worked_example(model, box_id, w, scorer)} for box_id in section.boxes]
         bonuses = [{"id": b.id, "name": b.name[lang], "rule": b.rule[lang]}
                    for b in model.bonuses if b.section == section.id]
+        readers = [b.name[lang] for b in model.bonuses if b.section == section.id]
+        if section.id in scorer.counted_sections:
+            total_rule = w._("the points of the boxes above, added up; they count towards the grand total")
+        elif readers:
+            total_rule = w._("the points of the boxes above; not added to the grand total, only read by %(bonuses)s",
+                             bonuses=", ".join(w.quote(r) for r in readers))
+        else:
+            total_rule = w._("the points of the boxes above; not added to the grand total")
         out.append({"id": section.id, "name": section.name[lang], "rows": rows, "bonuses": bonuses,
-                    "total": section.total[lang] if section.total else None})
+                    "total": section.total[lang] if section.total else None, "total_rule": total_rule})
     return out
+
+
+def chapters(w: Words) -> dict[str, str]:
+    """The chapter titles of a printed rule book, in its order: idea, material, set-up, play, scoring,
+    special rules, end, variants."""
+    return {"objective": w._("The idea of the game"), "material": w._("Material"), "setup": w._("Set-up"),
+            "turn": w._("Playing the game"), "sheet": w._("Scoring"), "special": w._("Special rules"),
+            "end": w._("End of the game"), "options": w._("Variants")}
 
 
 def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = None) -> dict:
@@ -213,17 +252,24 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         last = rolls_per_turn(model)
         for box_id, box in model.boxes.items():
             showcase_rows.append({"name": box.name[lang], "points": scorer.points(box_id, showcase, {}, last)})
-    total_parts = []
-    for section in model.sections:
-        if section.counts:  # a section read by bonuses only adds nothing itself
-            total_parts.append(section.total[lang] if section.total else section.name[lang])
-        total_parts += [b.name[lang] for b in model.bonuses if b.section == section.id]
-    total_parts += [b.name[lang] for b in model.bonuses if b.section is None]
+    total_parts = grand_total_parts(model, lang, scorer)
+    rolls = turn_rolls(model)
     bundled = bundled_models()
     source_name = model.id if bundled.get(model.id) and Path(model.path).name == bundled[model.id].name \
         else Site.model_file(model)
     copy_name = "my-" + model.id.replace("_", "-") + ".yaml"
+    chapter = chapters(w)
+    faq = _faq(model, w, scorer)
+    write_rules = [s.rule[lang] for s in model.flow.walk() if s.kind == "write" and s.rule]
+    shown = ["objective", "material", "setup", "turn", "sheet"] + (["special"] if write_rules or model.counters or faq else []) \
+        + ["end"] + (["options"] if model.options else [])
     return {
+        "chapter": chapter,
+        "chapters": [{"id": c, "title": chapter[c]} for c in shown],
+        "setup": [w.setup(model.min_players, model.max_players)],
+        "ties": w.ties(bool(model.ranking and model.ranking.tie_breaks)),
+        "final_score": {"name": model.ranking.name[lang], "rule": model.ranking.rule[lang]}
+        if model.ranking is not None and model.ranking.rule else None,
         "lang": lang,
         "model": model,
         "name": model.name[lang],
@@ -235,14 +281,15 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "needs": ([w.group_needed(g.count, g.name[lang] if g.name else g.id, g.faces) for g in model.dice_groups]
                   if model.grouped else [w.dice_needed(model.n_dice, model.faces)])
         + [w.sheet_needed(sheet_layout(model).cells), w._("a pen")],
-        "length": [w.rounds(rounds_of(model)), w.rolls_per_turn(rolls_per_turn(model))]
+        "length": ([w.rounds(rounds_of(model))] if rounds_of(model) else [])
+        + [w.rolls_per_turn(rolls.most, [c.name[lang] for c in model.counters if c.id in rolls.counters])]
         + [w.playing_time(playing_time(model, n), n) for n in sorted({model.min_players, min(2, model.max_players),
                                                                      min(4, model.max_players)})],
         "walkthrough": _turn_walkthrough(model, w),
         "played": _played_sheet(model, w),
-        "faq": _faq(model, w, scorer),
+        "faq": faq,
         "flow": _step_tree(model.flow, model, lang),
-        "write_rules": [s.rule[lang] for s in model.flow.walk() if s.kind == "write" and s.rule],
+        "write_rules": write_rules,
         "counters": [{"id": c.id, "name": c.name[lang], "sentence": describe.counter_sentence(c, lang),
                       "effects": [describe.effect_words(e, model, lang)["sentence"]
                                   for st in model.flow.walk() for e in st.effects if e.counter == c.id]}

@@ -74,12 +74,22 @@ def _nl_words(n: int, inner: bool = False) -> str:
     return head + (f" {_nl_words(rest, True)}" if rest else "")
 
 
+WORDS_UP_TO = 12  # a rule book writes a count up to twelve in words, a larger one in numerals (13 Runden)
+
+
+def count_text(n: int, lang: str) -> str:
+    """A count as a rule book prints it: in words up to twelve (fünf Würfel), in numerals above (60 Felder)."""
+    check_lang(lang)
+    return number_words(n, lang) if 0 <= n <= WORDS_UP_TO else str(n)
+
+
 def times_words(n: int, lang: str) -> str:
-    """How often, as an adverb: once, twice, three times / einmal, zweimal / één keer, twee keer."""
+    """How often, as an adverb: once, twice, three times / einmal, zweimal / één keer, twee keer (13 times,
+    13-mal, 13 keer above twelve)."""
     check_lang(lang)
     if lang == "en":
-        return {1: "once", 2: "twice"}.get(n) or f"{number_words(n, 'en')} times"
+        return {1: "once", 2: "twice"}.get(n) or f"{count_text(n, 'en')} times"
     if lang == "de":
-        return f"{_de_words(n, True)}mal" if 0 < n < 10000 else f"{n}-mal"
-    return f"{number_words(n, 'nl')} keer"
+        return f"{_de_words(n, True)}mal" if 0 < n <= WORDS_UP_TO else f"{n}-mal"
+    return f"{count_text(n, 'nl')} keer"
 

@@ -47,14 +47,14 @@ class Words:
 
     Each is one gettext message with named placeholders, so a translation can put the words in the
     order its language wants (German verb-final clauses, Dutch inversion) and ngettext picks the
-    plural form. Numbers that count things are words ("five dice"); points stay digits.
+    plural form. Counts up to twelve are words ("five dice"), larger ones numerals (60 boxes); points stay digits.
     """
 
     def __init__(self, lang: str, fmt: str):
-        from .numbers import number_words
+        from .numbers import count_text
         self.lang, self.fmt = lang, fmt
         self.t = translator(lang)
-        self._number_words = number_words
+        self._count_text = count_text
 
     def _(self, message: str, **values: Any) -> Markup | str:
         return self._fill(self.t.gettext(message), values)
@@ -68,7 +68,7 @@ class Words:
         return template % values
 
     def number(self, n: int) -> str:
-        return self._number_words(n, self.lang)
+        return self._count_text(n, self.lang)
 
     def quote(self, text: str) -> str:
         """A name in the language's quotation marks (German „…“, Dutch ‘…’)."""
@@ -114,8 +114,29 @@ class Words:
     def rounds(self, n: int) -> Markup | str:
         return self.n_("%(count)s round", "%(count)s rounds", n, count=self.number(n))
 
-    def rolls_per_turn(self, n: int) -> Markup | str:
+    def rolls_per_turn(self, n: int | None, counters: list[str] = ()) -> Markup | str:
+        """How many rolls a turn has: up to n; up to n in the first turn, and more later when a counter
+        (saved rolls) allows it; or no fixed number (None)."""
+        if n is None:
+            return self._("no fixed number of rolls per turn")
+        if counters:
+            return self.n_("up to %(count)s roll in the first turn; later turns may have more (%(counters)s)",
+                           "up to %(count)s rolls in the first turn; later turns may have more (%(counters)s)",
+                           n, count=self.number(n), counters=", ".join(counters))
         return self.n_("up to %(count)s roll per turn", "up to %(count)s rolls per turn", n, count=self.number(n))
+
+    def setup(self, lo: int, hi: int) -> Markup | str:
+        """Before the first turn: sheets, who starts and which way play goes (the engine's seat order)."""
+        if hi == 1:
+            return self._("You play alone: take a score sheet and a pen, and begin.")
+        return self._("Every player takes a score sheet, or a column of a shared one, and writes their name on it. "
+                      "Agree who starts; play then passes to the left (clockwise), one turn for each player.")
+
+    def ties(self, tie_breaks: bool) -> Markup | str:
+        """What happens on equal scores: the ranking's tie-breaks first, then a shared place (`GameState.ranking`)."""
+        if tie_breaks:
+            return self._("If that is equal too, the players share the place.")
+        return self._("Players with equal scores share the place.")
 
     def playing_time(self, minutes: int, players: int) -> Markup | str:
         if players == 1:
