@@ -35,7 +35,7 @@ def default_players(model, lang: str = "en") -> str:
 def add_arguments(p) -> None:
     p.add_argument("model", nargs="?", default=None, metavar="MODEL",
                    help="a model file or bundled name (default: the first in rules/index.txt)")
-    p.add_argument("--players", default=None, help=f'NAME:KIND with KIND human, random, greedy, strong or optimal, e.g. '
+    p.add_argument("--players", default=None, help=f'NAME:KIND with KIND human, random, greedy, strong, optimal or win (plays to win), e.g. '
                    f'"Ann:human,Bob:human,cpu:strong" (default "{DEFAULT_PLAYERS}")')
     p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     p.add_argument("--lang", default=None, help="en, de or nl (default: from the locale)")

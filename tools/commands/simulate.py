@@ -22,7 +22,7 @@ MAX_GAMES = 10_000_000
 def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--players", default=None, help='computer players random, greedy, strong or optimal, e.g. "a:optimal,b:strong" '
+    p.add_argument("--players", default=None, help='computer players random, greedy, strong, optimal or win (plays to win), e.g. "a:optimal,b:win" '
                         '(default: as many greedy players as the game needs at least)')
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
@@ -41,7 +41,21 @@ def add_arguments(p) -> None:
 
 def kind_name(kind: str, _) -> str:
     """A computer player's kind in the user's language."""
-    return {"human": _("human"), "random": _("random"), "greedy": _("greedy"), "optimal": _("optimal")}.get(kind, kind)
+    return {"human": _("human"), "random": _("random"), "greedy": _("greedy"), "optimal": _("optimal"),
+            "strong": _("strong"), "win": _("plays to win")}.get(kind, kind)
+
+
+def head_to_head(summary) -> list[tuple[float, float]] | None:
+    """With two players: each one's share of the games won, a tie counted half, and its standard error."""
+    if len(summary) != 2 or not summary[0].games:
+        return None
+    n = summary[0].games
+    ties = summary[0].wins + summary[1].wins - n  # both first
+    out = []
+    for s in summary:
+        p = (s.wins - ties / 2) / n
+        out.append((p, (p * (1 - p) / n) ** 0.5))
+    return out
 
 
 def run(args) -> int:
@@ -50,7 +64,7 @@ def run(args) -> int:
     model = load_model(args.model, parse_options(args.option))
     seats = parse_players(args.players or ",".join([_("Computer") + ":greedy"] * model.min_players))
     if any(s.kind == "human" for s in seats):
-        raise UsageError("simulate plays computer players only (random, greedy, strong, optimal)")
+        raise UsageError("simulate plays computer players only (random, greedy, strong, optimal, win)")
     if not model.min_players <= len(seats) <= model.max_players:
         raise UsageError("{game} is for {least} to {most} players, not {count}", game=model.name,
                          least=model.min_players, most=model.max_players, count=len(seats))
@@ -69,7 +83,7 @@ def run(args) -> int:
         output_file(args.plot, "--plot", [Path(model.path)], args.force)
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
-    if any(s.kind == "optimal" for s in seats):
+    if any(s.kind in ("optimal", "win") for s in seats):
         from ...interpreter.solver.solve import solved
         with progress_bar(_("solving")) as update:
             solved(model, update)
@@ -88,7 +102,10 @@ def run(args) -> int:
         write_output(args.plot, histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
                      "--plot", args.force)
     if args.json:
-        print(json.dumps({"games": args.games, "seed": args.seed, "players": [s.__dict__ for s in summary]}, indent=1))
+        players = [s.__dict__ for s in summary]
+        for entry, rate in zip(players, head_to_head(summary) or []):
+            entry.update(win_rate=round(rate[0], 6), win_rate_stderr=round(rate[1], 6))
+        print(json.dumps({"games": args.games, "seed": args.seed, "players": players}, indent=1))
         return 0
     from rich.console import Console
     from rich.table import Table
@@ -114,6 +131,11 @@ def run(args) -> int:
                 console.print(_("{score}, percentiles: {values}").format(score=name, values=values))
         if len(summary) > 1:
             console.print(_("wins (shared included): {wins} ({share})").format(wins=s.wins, share=percent(s.wins / s.games, lang)))
+        rates = head_to_head(summary)
+        if rates is not None:
+            rate, se = rates[summary.index(s)]
+            console.print(_("head to head: wins {share} ± {margin} of the games (standard error; a tie counts half)").format(
+                share=percent(rate, lang), margin=percent(se, lang)))
         table = Table(_("Box"), _("scored 0"), show_edge=False)
         for box, rate in s.zero_rate.items():
             table.add_row(target_name(model, box, lang), percent(rate, lang))

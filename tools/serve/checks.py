@@ -10,7 +10,7 @@ from .errors import ServeError
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{6,40}")
 NAME_MAX = 24
-SEAT_KINDS = ("human", "greedy", "random", "optimal", "strong")
+SEAT_KINDS = ("human", "greedy", "random", "optimal", "strong", "win")
 MAX_PACE_MS = 5000
 MAX_SEED = 2**63
 MAX_TURN_SECONDS = 3600

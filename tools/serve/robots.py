@@ -19,8 +19,9 @@ class Robots:
     """The computer's part of `Tables` (its state is set up by `Tables.__init__`)."""
 
     async def _seat_optimal(self, table: Table) -> None:
-        """Give the table's optimal seats the solved player, or a greedy stand-in until it is solved."""
-        seats = [i for i, s in enumerate(table.seats) if s.kind == "optimal"]
+        """Give the table's optimal and play-to-win seats their solved player, or a greedy stand-in until
+        the variant is solved (both read the same table)."""
+        seats = [i for i, s in enumerate(table.seats) if s.kind in ("optimal", "win")]
         if not seats:
             return
         status = self.solves.want(table.model, table.model_name, table.options,
@@ -32,15 +33,19 @@ class Robots:
 
     async def _solved(self, table: Table, announce: bool = True) -> None:
         from ...interpreter.players.optimal import OptimalBot
+        from ...interpreter.players.win import WinBot
+        kinds = {s.kind for s in table.seats} & {"optimal", "win"}
+        made = {}
         try:
-            bot = await anyio.to_thread.run_sync(OptimalBot, table.model)
+            for kind in sorted(kinds):
+                made[kind] = await anyio.to_thread.run_sync(OptimalBot if kind == "optimal" else WinBot, table.model)
         except Exception:  # noqa: BLE001 - the greedy stand-in plays on
             log.exception("table %s: the solved player cannot be read", table.id)
             return
         async with table.lock:
             for i, s in enumerate(table.seats):
-                if s.kind == "optimal":
-                    table.game.bots[i] = bot
+                if s.kind in made:
+                    table.game.bots[i] = made[s.kind]
             table.stand_in = set()
             table._snap = None
             if announce:

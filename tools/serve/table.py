@@ -30,7 +30,7 @@ def seed_commitment(seed: int) -> str:
 
 def new_game(model: Model, seats: list[SeatInfo], seed: int) -> Game:
     """The engine's game; an optimal or strong seat starts with a greedy player (see Tables._seat_optimal)."""
-    return Game(model, [Seat(s.name, "greedy" if s.kind in ("optimal", "strong") else s.kind) for s in seats], seed)
+    return Game(model, [Seat(s.name, "greedy" if s.kind in ("optimal", "strong", "win") else s.kind) for s in seats], seed)
 
 
 @dataclass

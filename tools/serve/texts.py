@@ -22,6 +22,7 @@ def kind_names(lang: str) -> dict[str, str]:
         "random": _("Computer (random)"),
         "optimal": _("Computer (optimal)"),
         "strong": _("Computer (strong)"),
+        "win": _("Computer (plays to win)"),
     }
 
 

@@ -13,7 +13,7 @@
     const rows = list.querySelectorAll(".seat");
     addButton.disabled = rows.length >= max;
     rows.forEach((row) => { row.querySelector(".remove").disabled = rows.length <= min; });
-    const anyOptimal = [...list.querySelectorAll("select[name=kind]")].some((s) => s.value === "optimal");
+    const anyOptimal = [...list.querySelectorAll("select[name=kind]")].some((s) => s.value === "optimal" || s.value === "win");
     if (optimalNote) optimalNote.hidden = Boolean(optimalNote.dataset.solved) || !anyOptimal;
   }
   list.addEventListener("click", (e) => {

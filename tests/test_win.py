@@ -1,0 +1,91 @@
+"""The play-to-win computer player (`win`): the moments it reads, a position decided by the score at the
+table, and the seat in play, simulate and the web app."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from rulebook.interpreter import load_model
+from rulebook.interpreter.engine.actions import Keep, Roll, Stop
+from rulebook.interpreter.engine.state import GameState
+from rulebook.interpreter.players.optimal import OptimalBot
+from rulebook.interpreter.players.win import WinBot, beat_chance, normal_cdf
+from rulebook.interpreter.solver.moments import remaining_moments
+from rulebook.interpreter.solver.solve import solved
+
+
+@pytest.fixture(scope="module")
+def yacht():
+    return load_model("yacht")
+
+
+def test_the_moments_mean_is_the_table_and_the_spread_is_yachts(yacht):
+    space, table = solved(yacht)
+    mean, var = remaining_moments(space, table.values)
+    reached = np.isfinite(table.values)
+    assert np.abs(mean[reached] - table.values[reached]).max() < 1e-9
+    assert mean[0] == pytest.approx(166.955068, abs=1e-6)
+    assert var[0] ** 0.5 == pytest.approx(34.9816, abs=1e-4)  # the optimal player's final score: 166.96 ± 34.98
+    assert (var[reached] >= 0).all()
+
+
+def test_the_normal_curve():
+    assert normal_cdf(np.array([0.0]))[0] == pytest.approx(0.5, abs=1e-7)
+    assert normal_cdf(np.array([1.959964]))[0] == pytest.approx(0.975, abs=1e-6)
+    assert normal_cdf(np.array([-1.0]))[0] == pytest.approx(0.158655, abs=1e-6)
+    assert list(beat_chance(np.array([3.0, 0.0, -2.0]), np.zeros(3))) == [1.0, 0.5, 0.0]  # no spread left: certain
+
+
+def _last_turn(model, behind: int) -> GameState:
+    """Two players; the other's sheet is full, ours has Choice open; we trail by `behind` before this
+    turn and rolled five fives with two rerolls left."""
+    state = GameState(model, ["me", "other"])
+    rest = [b for b in model.cells if b != "choice"]
+    sheets = [{b: 0 for b in rest}, {b: 0 for b in model.cells}]
+    sheets[0]["ones"] = 5
+    sheets[1]["ones"] = 5 + behind
+    state = GameState.from_json(model, {**state.to_json(), "sheets": sheets})
+    state.apply(Roll((5, 5, 5, 5, 5)))
+    return state
+
+
+def test_trailing_it_gambles_where_the_expected_player_stops(yacht):
+    """25 in Choice is the most expected points (a die kept at 5 beats its reroll, 4.25). Behind by 26,
+    25 loses for sure, so the play-to-win player rerolls; behind by 20, 25 wins for sure, so it stops.
+    With nothing left to play for the others, a write's chance to win is exact (0 or 1)."""
+    win, optimal = WinBot(yacht), OptimalBot(yacht)
+    trailing = _last_turn(yacht, 26)
+    assert optimal.choose(trailing) == Stop()
+    made = win.choose(trailing)
+    assert isinstance(made, Keep) and len(made.dice) < 5
+    values = win.keep_values(trailing)
+    assert values[made.dice] == max(values.values()) > 0
+    boxes, table = win.write_table(trailing)
+    assert set(np.unique(table[np.isfinite(table)])) == {0.0, 0.5, 1.0}  # lose, tie (26) or win (27 and more)
+    assert win.choose(_last_turn(yacht, 20)) == Stop()
+
+
+def test_without_an_opponent_it_is_the_optimal_player(cli, tmp_path):
+    scores = {}
+    for kind in ("optimal", "win"):
+        code, out, err = cli("simulate", "yacht", "--players", f"a:{kind}", "--games", "3", "--seed", "5",
+                             "--engine", "game", "--json")
+        assert code == 0, err
+        scores[kind] = json.loads(out)["players"][0]["mean"]
+    assert scores["win"] == scores["optimal"]
+
+
+def test_a_head_to_head_game_and_its_win_rate(cli):
+    code, out, err = cli("simulate", "yacht", "--players", "w:win,e:optimal", "--games", "40", "--seed", "3", "--json")
+    assert code == 0, err
+    players = json.loads(out)["players"]
+    assert [p["kind"] for p in players] == ["win", "optimal"]
+    rate, se = players[0]["win_rate"], players[0]["win_rate_stderr"]
+    assert rate + players[1]["win_rate"] == pytest.approx(1.0)
+    assert se == pytest.approx((rate * (1 - rate) / 40) ** 0.5, abs=1e-6)
+    for lang, words in {"en": "head to head: wins", "de": "im direkten Vergleich", "nl": "onderling"}.items():
+        code, out, err = cli("simulate", "yacht", "--players", "w:win,e:optimal", "--games", "4", "--seed", "3",
+                             "--lang", lang)
+        assert code == 0 and words in out, (lang, out)
