@@ -42,7 +42,7 @@ def test_yahtzee_joker_and_bonus_variants(cli, tmp_path, monkeypatch):
         assert v["stdev"] > 0 and v["percentiles"]["p25"] <= v["percentiles"]["p75"]
     svg = plot.read_text()
     assert svg.startswith("<svg") and svg.count("<rect") > 10
-    for label in ("joker=forced (optimal)", "joker=free (optimal)", "upper_bonus=50 (optimal)"):
+    for label in ("joker=forced (optimal, exact)", "joker=free (optimal, exact)", "upper_bonus=50 (optimal, exact)"):
         assert label in svg
 
     # a second run reads every number from the cache: nothing is solved or played again
@@ -207,3 +207,20 @@ def test_compare_plays_in_bulk_only_what_bulk_takes(monkeypatch):
     played.clear()
     module.play_games(model, "greedy", 3, 1, engine="game")
     assert set(played) == {"game"}
+
+
+def test_exact_spread_where_the_solver_reads_both_variants(cli, tmp_path):
+    svg = tmp_path / "c.svg"
+    code, out, err = cli("compare", "yacht", "--variant", "", "--model", "yacht", "--games", "4", "--json",
+                         "--plot", str(svg))
+    assert code == 0, err
+    for v in json.loads(out)["variants"]:
+        dist = {int(k): p for k, p in v["distribution"].items()}
+        assert v["exact_spread"] and abs(sum(dist.values()) - 1) < 1e-9
+        # Yacht's exact percentiles (tests/test_distribution.py), not those of the 4 games played
+        assert v["percentiles"] == {"p5": 111.0, "p25": 143.0, "p50": 167.0, "p75": 188.0, "p95": 231.0}
+        assert v["stdev"] == pytest.approx(sum(p * (s - 166.955068) ** 2 for s, p in dist.items()) ** 0.5, abs=1e-4)
+    assert "yacht (optimal, exact)" in svg.read_text()
+    code, out, err = cli("compare", "yacht", "--variant", "", "--model", "yacht", "--games", "4", "--lang", "nl")
+    assert code == 0, err
+    assert "exact (solver)" not in out and "exact (oplosser)" in out

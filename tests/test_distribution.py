@@ -109,3 +109,54 @@ def test_yahtzee_distribution_mean_is_the_solve_value_254_5877():
     assert mean == pytest.approx(254.5877, abs=1e-4)
     assert abs(mean - table.expected_score) < 1e-6
     assert percentiles == {5: 180, 25: 217, 50: 248, 75: 272, 95: 388}
+
+
+@pytest.mark.slow
+def test_yahtzee_distribution_agrees_with_100000_simulated_optimal_games():
+    """P(score >= 300) and the 5/50/95 percentiles against 100,000 games of the optimal bot (lockstep bulk play).
+    Each check is binomial: the number of games at or above 300, and at or below (and below) each exact
+    percentile x, is Binomial(n, exact chance); it must lie within 3 standard errors."""
+    model = load_model("yahtzee")
+    space, table = solved(model)
+    dist = score_distribution(space, table.values)
+    _, percentiles = summary(dist, (5, 50, 95))
+    assert percentiles == {5: 180, 50: 248, 95: 388}
+    games = 100_000
+    scores = np.array([r.totals[0] for r in run_games(model, [Seat("a", "optimal")], games, seed=11, jobs=2)])
+
+    def within(seen, exact):
+        return abs(seen - exact) <= 3 * math.sqrt(exact * (1 - exact) / games)
+
+    exact300 = sum(p for s, p in dist.items() if s >= 300)
+    assert exact300 == pytest.approx(0.143264050, abs=1e-8)
+    assert within((scores >= 300).mean(), exact300)
+    for q, x in percentiles.items():
+        at_most = sum(p for s, p in dist.items() if s <= x)
+        below = at_most - dist[x]
+        assert below < q / 100 <= at_most
+        assert within((scores <= x).mean(), at_most) and within((scores < x).mean(), below), (q, x)
+
+
+@pytest.mark.slow
+def test_yahtzee_reach_beats_the_expected_player_at_200_250_300_350():
+    """reach:T (solver/reach.py) in one pass for every T <= 350: at least the optimal (expected) player's chance."""
+    from rulebook.interpreter.solver.distribution import at_least
+    from rulebook.interpreter.solver.reach import reach_chances
+    space, table = solved(load_model("yahtzee"))
+    best = reach_chances(space, 350, jobs=2)
+    dist = score_distribution(space, table.values)
+    pinned = {200: 0.910760710, 250: 0.541860935, 300: 0.176018772, 350: 0.097510467}
+    expected = {200: 0.863570742, 250: 0.483690729, 300: 0.143264050, 350: 0.072395548}
+    for t in pinned:
+        assert best[t] == pytest.approx(pinned[t], abs=1e-8)
+        assert at_least(dist, t) == pytest.approx(expected[t], abs=1e-8)
+        assert best[t] > at_least(dist, t)
+    assert best[0] == pytest.approx(1, abs=1e-12) and np.all(np.diff(best) <= 1e-12)
+
+
+def test_yacht_reach_json_is_the_best_chance_and_at_least_the_expected_players():
+    out = json.loads(cli("solve", "yacht", "--objective", "reach:200", "--json"))
+    assert out["objective"] == "reach:200" and out["target"] == 200
+    assert out["reach_probability"] == pytest.approx(0.218063150, abs=1e-8)
+    assert out["expected_player_reach_probability"] == pytest.approx(0.166759535, abs=1e-8)
+    assert "distribution" not in out

@@ -3,8 +3,10 @@
 For each variant (options of one model, or another model file) `measure` works out:
 - the best play's expected final score: exact from the solver where the model is solvable, else the
   mean of the strongest bot there is (`strong` where it exists, else `greedy`), labelled as such;
-- the spread and distribution of final scores, how often each box is scratched (scored 0), how often
-  each bonus is earned, from simulated games of that player;
+- the spread and distribution of final scores: exact where the solver reads the model and its exact
+  distribution of the final score can be worked out (`solver.distribution`, `exact_spread`), else from
+  simulated games of that player; how often each box is scratched (scored 0), how often each bonus is
+  earned, from simulated games;
 - the skill gap: the means of optimal (or the best bot), greedy and random play;
 - how often the first player wins a two-player game between two equal players;
 - how long a game is: turns and rolls per player.
@@ -29,9 +31,11 @@ from ..model.errors import UsageError
 from ..model.frozen import Model
 from ..engine.state import CHANCE, GameState
 
-VERSION = 3  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics)
+VERSION = 4  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics),
+# 4: the exact distribution of the final score where the solver reads the model
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
 STAGES = ("solving", "best", "greedy", "random", "two_players")
+EXACT_STATES = 2_000_000  # the exact distribution of the final score up to this many solver states (Yahtzee: 536,448)
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,8 @@ class Measures:
     seed: int
     unsolvable: str | None = None
     states: int | None = None
+    exact_spread: bool = False  # stdev, percentiles and distribution are exact (the solver's), not sampled
+    distribution: dict[str, float] | None = None  # final score (a string) -> probability, where exact
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -261,10 +267,17 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
         Space(model)
     except NotSolvable as exc:
         unsolvable = exc.message
+    dist = None
     if unsolvable is None:
-        _, table = solved(model, step("solving"))
+        space, table = solved(model, step("solving"))
         expected, states = table.expected_score, table.states
         best = "optimal"
+        if states <= EXACT_STATES:
+            from ..solver.distribution import score_distribution
+            try:
+                dist = score_distribution(space, table.values)
+            except UsageError:  # (fractions, points taken away, no compiled planner): sampled as before
+                dist = None
     else:
         best = best_heuristic()
     top = play_games(model, best, games, seed, step("best"))
@@ -281,6 +294,13 @@ def measure(model: Model, label: str, games: int, seed: int, progress: Progress 
         percentiles=top.percentiles, totals=top.totals, zero_rate=top.zero_rate, bonus_rate=top.bonus_rate,
         skill=skill, first_player=first, turns=top.turns, rolls=top.rolls, games=games, seed=seed,
         unsolvable=unsolvable, states=states)
+    if dist is not None:
+        from ..solver.distribution import summary
+        mean, pct = summary(dist)
+        out.exact_spread = True
+        out.stdev = sum(p * (x - mean) ** 2 for x, p in dist.items()) ** 0.5
+        out.percentiles = {f"p{q}": float(v) for q, v in pct.items()}
+        out.distribution = {str(x): p for x, p in dist.items()}
     if use_cache:
         _store(model, out)
     return out

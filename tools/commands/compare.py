@@ -68,7 +68,9 @@ def run(args) -> int:
     if args.plot:
         from ..documents.histogram import histogram_svg
         _ = translator(lang).gettext
-        series = {f"{m.label} ({m.player})": m.totals for m in results}
+        series = {(_("{variant} ({player}, exact)") if m.exact_spread else _("{variant} ({player})")).format(
+            variant=m.label, player=m.player): ({int(x): p for x, p in m.distribution.items()} if m.exact_spread else m.totals)
+            for m in results}
         title = _("{game}: final scores in {games} games per variant").format(
             game=chosen[0][1].name[lang], games=number(args.games, lang))
         write_output(args.plot, histogram_svg(series, title, y_label=_("share of games"), x_label=_("final score")),
@@ -111,7 +113,9 @@ class _Stages:
 
 def _public(m: Measures) -> dict:
     data = m.to_json()
-    data.pop("totals")  # the distribution goes into the plot; the JSON keeps its percentiles
+    data.pop("totals")  # the sampled scores go into the plot; the JSON keeps their percentiles
+    if not data.get("exact_spread"):
+        data.pop("distribution", None)
     return data
 
 
@@ -136,6 +140,7 @@ def print_table(results: list[Measures], models: list, lang: str) -> None:
                "greedy": _("greedy bot (estimate)")}
     row(_("Best play"), [players.get(m.player, m.player) for m in results])
     row(_("Expected score"), [number(m.expected_score, lang, 4 if m.exact else 1) for m in results])
+    row(_("Spread of the scores"), [_("exact (solver)") if m.exact_spread else _("sampled") for m in results])
     row(_("Standard deviation"), [number(m.stdev, lang, 1) for m in results])
     row(_("Middle half of the scores"), [_("{low} to {high}").format(low=number(m.percentiles["p25"], lang),
                                                                   high=number(m.percentiles["p75"], lang))
@@ -170,6 +175,9 @@ def print_table(results: list[Measures], models: list, lang: str) -> None:
                          "optimal play is exact, from the solver.").format(games=number(games, lang),
                                                                             seed=results[0].seed)))
     for m in results:
+        if m.exact_spread:
+            console.print(cell(_("{variant}: the standard deviation and the middle half of the scores are exact, from the "
+                                 "solver's distribution of the final score.").format(variant=m.label)))
         if m.unsolvable:
             console.print(cell(_("{variant}: not solvable ({reason}); the best bot's mean stands in.").format(
                 variant=m.label, reason=m.unsolvable)))
