@@ -51,18 +51,10 @@ def test_a_roll_outside_a_groups_faces_is_refused_in_one_line():
         state.apply(Roll((1, 2)))
 
 
-def test_an_unknown_group_and_a_keep_of_groups_are_refused():
+def test_an_unknown_group_is_refused():
     text = GROUPS.read_text(encoding="utf-8")
     with pytest.raises(RulebookError, match="unknown group of dice 'blue'"):
         load_source(text.replace("sum(dice.white)", "sum(dice.blue)"), "g.yaml")
-    keep = text.replace("""        - id: write
-          kind: write""", """        - id: keep
-          kind: keep
-          name: {en: Keep, de: Behalten, nl: Houden}
-        - id: write
-          kind: write""")
-    with pytest.raises(RulebookError, match="keeps dice, but a game with groups of dice"):
-        load_source(keep, "g.yaml")
 
 
 def test_the_order_of_who_acts():
@@ -188,3 +180,17 @@ def test_every_reader_names_the_groups():
         assert f"2 × {name}" in flow_diagram(model, lang).source
     from rulebook.interpreter import load_model as load
     assert model_info(load("yahtzee"), "en")["groups"] == []
+
+
+@pytest.mark.parametrize("lang, says", [("en", "error: 'by' belongs to a write step, not a keep step"),
+                                        ("de", "Fehler: 'by' gehört zu einem Schritt der Art write, nicht keep"),
+                                        ("nl", "'by'")])
+def test_who_acts_is_said_on_writes_only(cli, tmp_path, lang, says):
+    """A keep is the active player's: the dice are theirs, one set on the table (several players act on
+    one roll by writing it: `by` on a write step). check refuses `by` elsewhere in one line."""
+    text = (ROOT / "tests/data/examples/group_keeps.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "by.yaml"
+    path.write_text(text.replace("              can_stop: true\n", "              can_stop: true\n              by: all\n", 1),
+                    encoding="utf-8")
+    code, out, err = cli("--lang", lang, "check", str(path))
+    assert code == 2 and says in err and err.count("\n") == 1 and "by.yaml:" in err

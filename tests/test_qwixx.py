@@ -188,3 +188,20 @@ def test_strong_counts_the_boxes_a_cross_closes_and_beats_greedy(qwixx):
     greedy = sum(r.totals[1] + r.totals[2] for r in results) / 80
     wins = sum(r.ranks[0] == 1 for r in results)
     assert strong > greedy + 15 and wins >= 25, (strong, greedy, wins)
+
+
+def test_a_logged_game_replays_to_its_totals(cli, tmp_path):
+    """Before: replay read a roll's faces sorted across the groups (a white die became the red one) and
+    expected the active player at a step every player takes, so no Qwixx log replayed."""
+    import json
+    log = tmp_path / "q.jsonl"
+    code, out, err = cli("play", "qwixx", "--players", "cpu:greedy,cpu:random", "--seed", "3", "--log", str(log),
+                         "--lang", "en")
+    assert code == 0, err
+    final = [line for line in out.splitlines() if line[:2] in ("1.", "2.")]
+    assert len(final) == 2
+    moves = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert moves[0]["move"] == "roll 1 5 5 5 2 2" and moves[2]["player"] == 1  # b crosses on a's roll
+    code, out, err = cli("replay", str(log), "--lang", "en")
+    assert code == 0, err
+    assert [line for line in out.splitlines() if line[:2] in ("1.", "2.")] == final

@@ -18,12 +18,21 @@ class Roll:
 
 @dataclass(frozen=True)
 class Keep:
-    """Keep these dice (a sub-multiset of the current roll) and roll the others."""
+    """Keep these dice (a sub-multiset of the current roll) and roll the others.
+
+    With dice that differ, `groups` names each kept die's group (the same length as `dice`, group
+    after group, each group's faces sorted): `Keep((3, 2), ("white", "red"))` ↔ "keep white:3 red:2".
+    """
 
     dice: tuple[int, ...]
+    groups: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return "keep " + " ".join(map(str, self.dice)) if self.dice else "keep none"
+        if not self.dice:
+            return "keep none"
+        if self.groups:
+            return "keep " + " ".join(f"{g}:{d}" for g, d in zip(self.groups, self.dice))
+        return "keep " + " ".join(map(str, self.dice))
 
 
 @dataclass(frozen=True)
@@ -73,9 +82,14 @@ def parse_action(text: str) -> Action:
         if verb == "keep":
             if rest in (["none"], []):
                 return Keep(())
+            if any(":" in x for x in rest):  # dice that differ: group:face for each kept die
+                pairs = [x.split(":", 1) for x in rest]
+                if any(len(p) != 2 or not p[0] for p in pairs):
+                    raise ValueError
+                return Keep(tuple(int(f) for _, f in pairs), tuple(g for g, _ in pairs))
             return Keep(tuple(sorted(int(x) for x in rest)))
-        if verb == "roll":
-            return Roll(tuple(sorted(int(x) for x in rest)))
+        if verb == "roll":  # as given: dice that differ are read group after group (the engine sorts each group)
+            return Roll(tuple(int(x) for x in rest))
     except ValueError:
         pass
     raise IllegalActionError("cannot read the move '{move}'",

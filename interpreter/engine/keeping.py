@@ -10,12 +10,64 @@ from .program import Leaf, contains, multiset_of
 class Keeping:
     """GameState's dice: a rolled result and a keep, checked against the rules."""
 
+    @property
+    def kept_faces(self) -> tuple[int, ...]:
+        """The dice kept before the pending roll as the faces they show (with dice that differ, `kept`
+        and `held` are codes of group and face: `_Tables.codes`)."""
+        return self._t.faces_of(self.kept)
+
+    def keep_of(self, kept: tuple[int, ...]) -> Keep:
+        """The Keep action that keeps these dice (codes with dice that differ, else faces)."""
+        return self._t.keep_action(kept)
+
+    def faces_to_roll(self) -> tuple[int, ...]:
+        """The faces of each die the pending roll throws, group after group (dice that differ: the
+        groups' dice not kept), as a roll given die by die lists them."""
+        m = self.model
+        if not m.grouped:
+            return (m.faces,) * self.dice_to_roll()
+        left = [g.count for g in m.dice_groups]
+        if not self._op.all_dice:
+            for code in self.kept:
+                left[(code - 1) // m.faces] -= 1
+        return tuple(g.faces for n, g in zip(left, m.dice_groups) for _ in range(n))
+
+    def _keep_grouped(self, op: Leaf, action: Action) -> None:
+        """A keep of dice that differ (checked: IllegalActionError): the kept dice as codes."""
+        keep = self._check_keep(op, action)
+        if keep is None or (op.can_stop and len(keep) == len(self.dice)):
+            self._stop(op)  # keeping every die is stopping
+            return
+        self.kept = keep
+        if op.ruled and op.step.locked:
+            self.held = keep
+        if op.next_leaf is not None:
+            self._op = op.next_leaf
+        else:
+            self._run(op.after)
+
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
         """The dice after a roll given other than as sorted faces (checked: IllegalActionError)."""
         n = self.model.n_dice
         if op.all_dice:
             return self._check_roll(n, action)
         kept = self.kept
+        if self._t.grouped:  # the groups' dice not kept, group after group, each group's faces sorted
+            entry = self._t.group_chance(kept)
+            left = [c for c, _ in self.model.groups]
+            for code in kept:
+                left[(code - 1) // self.model.faces] -= 1
+            rolled = tuple((m, f) for m, (_, f) in zip(left, self.model.groups) if m > 0)
+            try:
+                faces = canonical(action.faces, rolled) if isinstance(action, Roll) else None
+            except TypeError:
+                faces = None
+            if faces not in entry[3]:
+                raise IllegalActionError("a roll of the dice {groups}, group after group, is due, not '{action}'",
+                                         groups=", ".join(f"{m}×{g.id} (1 to {g.faces})" for m, g in
+                                                          zip(left, self.model.dice_groups) if m > 0),
+                                         action=action)
+            return self._t.merge[kept][faces]
         return self._t.merged(kept, self._check_roll(n - len(kept), action))
 
     def _check_roll(self, m: int, action: Action) -> tuple[int, ...]:
@@ -49,19 +101,22 @@ class Keeping:
             raise IllegalActionError("choose dice to keep or stop, not '{action}'" if step.can_stop
                                      else "choose dice to keep, not '{action}'", action=action)
         try:
-            keep = tuple(sorted(action.dice))
+            keep = self._t.codes_of_keep(action) if self._t.grouped else tuple(sorted(action.dice))
         except TypeError:
             keep = None
         if keep not in self._t.keeps(self.dice)[2]:
+            if self._t.grouped:
+                raise IllegalActionError("you cannot keep {keep}: the dice are {dice}", keep=str(action)[5:],
+                                         dice=str(self._t.keep_action(self._t.codes(self.dice)))[5:])
             raise IllegalActionError("you cannot keep {keep}: the dice are {dice}",
                                      keep=" ".join(map(str, action.dice)), dice=" ".join(map(str, self.dice)))
         if op.ruled and keep not in self._t.ruled_keeps(step, self.dice, self.held)[2]:
             if step.can_stop and len(keep) == len(self.dice):
                 return keep  # keeping every die is stopping
-            shown = " ".join(map(str, keep)) if keep else "none"
+            shown = str(self._t.keep_action(keep))[5:]
             if self.held and not contains(multiset_of(keep), multiset_of(self.held)):
                 raise IllegalActionError("you cannot keep {keep}: the dice {held} were set aside and stay aside",
-                                         keep=shown, held=" ".join(map(str, self.held)))
+                                         keep=shown, held=str(self._t.keep_action(self.held))[5:])
             if step.rule:
                 raise IllegalActionError("the rules do not let you keep {keep} now ({rule})", keep=shown, rule=step.rule)
             raise IllegalActionError("the rules do not let you keep {keep} now", keep=shown)

@@ -120,6 +120,12 @@ class _Tables:
         # drawing a roll with k dice kept: (cumulative weights, outcomes, total weight), for k = 0 … n
         self.draw = [self.chance(model.n_dice - k)[1:3] + (self.chance(model.n_dice - k)[4],)
                      for k in range(model.n_dice + 1)]
+        # dice that differ: a kept die is a code, group * faces + face, so that kept dice of several
+        # groups are one sorted multiset (group after group, like a roll) and keeps are its sub-multisets
+        self.grouped = model.grouped
+        self.die_group = tuple(g for g, (c, _) in enumerate(model.groups) for _ in range(c))
+        self.group_ids = tuple(g.id for g in model.dice_groups)
+        self._group_chance: dict[tuple, tuple] = {}
         self._compile_flow(model.flow)
 
     def _compile_flow(self, root: Step) -> None:
@@ -219,6 +225,8 @@ class _Tables:
         """Fill every table now instead of on first use: the keeps of every roll, every roll beside
         every keep, and (where they do not depend on the roll number) the write plans."""
         from ..model.dice import keeps as all_keeps, multisets
+        if self.grouped:  # dice that differ: their tables are filled as play meets them
+            return self
         n, faces = self.model.n_dice, self.model.faces
         for dice in multisets(n, faces):
             self.keeps(dice)
@@ -233,12 +241,69 @@ class _Tables:
                         self.scorer.write_plan(dice, {}, 1, op.step)
         return self
 
+    # dice that differ: kept dice as codes ------------------------------------------------------
+    def codes(self, dice: tuple[int, ...]) -> tuple[int, ...]:
+        """A roll of dice that differ as kept-dice codes (sorted, since a roll is group after group)."""
+        F = self.model.faces
+        return tuple(g * F + d for g, d in zip(self.die_group, dice))
+
+    def faces_of(self, codes: tuple[int, ...]) -> tuple[int, ...]:
+        """Kept-dice codes as the faces they show (group after group)."""
+        F = self.model.faces
+        return tuple((c - 1) % F + 1 for c in codes) if self.grouped else codes
+
+    def keep_action(self, codes: tuple[int, ...]) -> Keep:
+        """The Keep that keeps these dice (codes with dice that differ, else faces)."""
+        if not self.grouped:
+            return Keep(codes)
+        F = self.model.faces
+        return Keep(tuple((c - 1) % F + 1 for c in codes), tuple(self.group_ids[(c - 1) // F] for c in codes))
+
+    def codes_of_keep(self, action: Keep) -> tuple[int, ...] | None:
+        """The codes of a Keep of dice that differ (None: it names a group the model lacks)."""
+        groups, dice = action.groups, action.dice
+        if len(groups) != len(dice) or (dice and not groups):
+            return None
+        where = {g: i for i, g in enumerate(self.group_ids)}
+        F = self.model.faces
+        if any(g not in where for g in groups) or any(type(d) is not int or not 1 <= d <= F for d in dice):
+            return None
+        return tuple(sorted(where[g] * F + d for g, d in zip(groups, dice)))
+
+    def group_chance(self, kept: tuple[int, ...]) -> tuple:
+        """Rolling the dice not kept (codes) of dice that differ: like `chance`, for the groups' dice left."""
+        entry = self._group_chance.get(kept)
+        if entry is None:
+            F = self.model.faces
+            left = [c for c, _ in self.model.groups]
+            mine: list[list[int]] = [[] for _ in left]
+            for code in kept:
+                g = (code - 1) // F
+                left[g] -= 1
+                mine[g].append((code - 1) % F + 1)
+            rolled = tuple((n, f) for n, (_, f) in zip(left, self.model.groups) if n > 0)
+            outs = group_outcomes(rolled) if rolled else (((), 1),)
+            total = group_total(rolled) if rolled else 1
+            rolls = [Roll(f) for f, _ in outs]
+            merge = self.merge.setdefault(kept, {})
+            for faces, _ in outs:
+                dice, at = [], 0
+                for g, n in enumerate(left):
+                    dice.extend(sorted(mine[g] + list(faces[at:at + n])))
+                    at += n
+                merge[faces] = tuple(dice)
+            entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], [float(c) for c in accumulate(w for _, w in outs)],
+                     rolls, frozenset(f for f, _ in outs), total)
+            self._group_chance[kept] = entry
+        return entry
+
     def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
-        """(legal actions when the step may stop, when it may not, the keepable sub-multisets)."""
+        """(legal actions when the step may stop, when it may not, the keepable sub-multisets; with
+        dice that differ, as codes)."""
         entry = self._keeps.get(dice)
         if entry is None:
-            subs = sorted(sub_multisets(dice), key=lambda k: (len(k), k))
-            keeps = [Keep(k) for k in subs]
+            subs = sorted(sub_multisets(self.codes(dice) if self.grouped else dice), key=lambda k: (len(k), k))
+            keeps = [self.keep_action(k) for k in subs]
             entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
             self._keeps[dice] = entry
         return entry
@@ -257,10 +322,11 @@ class _Tables:
             rule = step.allowed
             held_set = multiset_of(held)
             legal = []
+            shown_held = self.faces_of(held)
             for k in self.keeps(dice)[2]:
                 if held and not contains(multiset_of(k), held_set):
                     continue
-                if rule is not None and not rule(Context(dice, index, counts, kept=k, held=held)):
+                if rule is not None and not rule(Context(dice, index, counts, kept=self.faces_of(k), held=shown_held)):
                     continue
                 legal.append(k)
             if not legal and not step.can_stop:
@@ -269,7 +335,7 @@ class _Tables:
                                  "allow at least one keep (keeping none, say) for every roll",
                                  step=step.id, dice=" ".join(map(str, dice)))
             subs = sorted(legal, key=lambda k: (len(k), k))
-            keeps = [Keep(k) for k in subs]
+            keeps = [self.keep_action(k) for k in subs]
             entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
             if len(self._ruled) < 200_000:  # bounded: (step, roll, held) triples of a model
                 self._ruled[key] = entry

@@ -7,7 +7,7 @@ from ..model.dice import canonical
 from ..model.errors import IllegalActionError, Message, SaveFileError, as_message, did_you_mean
 from ..model.frozen import Model
 from typing import Self
-from .program import Frame, contains, multiset_of
+from .program import Frame, contains, multiset_of, tables
 
 class Saves:
     """GameState.to_json and GameState.from_json."""
@@ -95,16 +95,21 @@ class Saves:
                 raise bad("there is no player number {number}", number=who)
         if state.announced is not None and state.announced not in model.targets:
             raise bad("there is no box '{box}'", did_you_mean(state.announced, model.targets), box=state.announced)
-        if not contains(multiset_of(state.dice), multiset_of(state.held)):
-            raise bad("the dice set aside, {held}, are not among the dice {dice}", held=list(state.held), dice=list(state.dice))
-        for dice in (state.dice, state.kept, state.held):
+        t = tables(model)
+        if not contains(multiset_of(t.codes(state.dice) if model.grouped else state.dice), multiset_of(state.held)):
+            raise bad("the dice set aside, {held}, are not among the dice {dice}", held=list(t.faces_of(state.held)),
+                      dice=list(state.dice))
+        for dice in (state.dice, t.faces_of(state.kept), t.faces_of(state.held)):
             if len(dice) > model.n_dice or any(not 1 <= d <= model.faces for d in dice):
                 raise bad("the dice {dice} are not {count} dice with faces 1 to {faces}", dice=list(dice),
                           count=model.n_dice, faces=model.faces)
         if state.dice and len(state.dice) != model.n_dice:
             raise bad("the dice {dice} are not {count} dice", dice=list(state.dice), count=model.n_dice)
         if model.grouped:
-            if state.kept or state.held or (state.dice and canonical(state.dice, model.groups) != state.dice):
+            if (state.dice and canonical(state.dice, model.groups) != state.dice) \
+                    or any(d != tuple(sorted(d)) or any(not 1 <= c <= len(model.groups) * model.faces for c in d)
+                           for d in (state.kept, state.held)) \
+                    or not contains(multiset_of(t.codes(state.dice)), multiset_of(state.kept)):
                 raise bad("the dice are not in order")
         elif any(d != tuple(sorted(d)) for d in (state.dice, state.kept, state.held)):
             raise bad("the dice are not in order")

@@ -123,6 +123,8 @@ class GameState(Flow, Keeping, Writing, Saves):
         """Each possible result of the pending roll with its probability."""
         if not self.is_chance_node():
             return []
+        if self.kept and self._t.grouped and not self._op.all_dice:
+            return list(self._t.group_chance(self.kept)[0])
         return list(self._t.chance(self.dice_to_roll())[0])
 
     def sample_chance(self, rng) -> Roll:
@@ -135,7 +137,12 @@ class GameState(Flow, Keeping, Writing, Saves):
         if op is None or op.kind is not ROLL:
             raise IllegalActionError("no dice are to be rolled now")
         all_dice = op.roll_all
-        cum, rolls, total = all_dice[1] if all_dice is not None else self._t.draw[len(self.kept)]
+        if all_dice is not None:
+            cum, rolls, total = all_dice[1]
+        elif self.kept and self._t.grouped:  # dice that differ: the groups' dice not kept
+            _, cum, rolls, _, total = self._t.group_chance(self.kept)
+        else:
+            cum, rolls, total = self._t.draw[len(self.kept)]
         return rolls[bisect_right(cum, rng.random() * total)]
 
     def legal_actions(self) -> list[Action]:
@@ -200,6 +207,9 @@ class GameState(Flow, Keeping, Writing, Saves):
                     return
             self._run(op.after)
         elif kind is KEEP:
+            if self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
+                self._keep_grouped(op, action)
+                return
             try:
                 keep = action.dice
                 entry = (self._t.ruled_keeps(op.step, self.dice, self.held) if op.ruled

@@ -88,11 +88,6 @@ class FlowBuilder:
         if kinds.count("each_player") != 1:
             self.fail("the flow needs exactly one each_player step (whose turn it is)", flow.pos)
         self._check_order(flow, rolled=False, inside_player=False)
-        if len(self.groups) > 1:
-            for s in flow.walk():
-                if s.kind == "keep" or (s.kind == "roll" and s.dice == "unkept"):
-                    self.fail("step '{step}' keeps dice, but a game with groups of dice rolls them all every time "
-                              "(keeping dice of several groups is not supported yet)", s.pos, step=s.id)
 
     def _check_order(self, step: Step, rolled: bool, inside_player: bool) -> bool:
         """Dice must be rolled before they are kept or written; decisions need a player."""

@@ -134,13 +134,13 @@ def _play(model: Model, bots: list, seed: int) -> _Game:
     turns, rolls = [0] * n, [0] * n
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            m = state.dice_to_roll()
             rolls[state.player] += 1
-            state.apply(Roll(tuple(sorted(rng.randint(1, model.faces) for _ in range(m)))))
+            faces = tuple(rng.randint(1, f) for f in state.faces_to_roll())  # (dice that differ: group after group)
+            state.apply(Roll(faces if model.grouped else tuple(sorted(faces))))
         else:
             p = state.player
-            action = bots[p].choose(state)
-            if isinstance(action, Write):
+            action = bots[state.current_player()].choose(state)  # the player asked (by: others/all)
+            if isinstance(action, Write) and state.current_player() == p:
                 turns[p] += 1
             state.apply(action)
     totals = [state.totals(p) for p in range(n)]

@@ -445,10 +445,10 @@ def replay(path: Path, before: Callable[[GameState, Action, int], None] | None =
             raise SaveFileError("a log line is an object with a 'move'", at)
         if state.is_terminal():
             raise SaveFileError("the game was already over", at)
-        if rec.get("player") != state.player:
+        player = state.actor  # the player who decides (at a step several players take, the one asked)
+        if rec.get("player") != player:
             raise SaveFileError("it is {name}'s move (player {player}), not player {other}'s", at,
-                                name=state.players[state.player], player=state.player, other=rec.get("player"))
-        player = state.player
+                                name=state.players[player], player=player, other=rec.get("player"))
         try:
             action = parse_action(rec["move"])
             if before is not None and state.current_player() != CHANCE and action in state.legal_actions():

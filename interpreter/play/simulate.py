@@ -47,12 +47,12 @@ def play_one(model: Model, seats: list[Seat], seed: int, bots=None) -> Result:
             b.rng = rng
     faces = model.faces
     # dice that differ: each die drawn with its group's faces, group after group (the engine sorts each group)
-    grouped = [g.faces for g in model.dice_groups for _ in range(g.count)] if model.grouped else None
+    grouped = model.grouped
     while not state.is_terminal():
         p = state.current_player()
         if p == CHANCE:
-            if grouped is not None:
-                state.apply(Roll(tuple(rng.randint(1, f) for f in grouped)))
+            if grouped:
+                state.apply(Roll(tuple(rng.randint(1, f) for f in state.faces_to_roll())))
                 continue
             m = state.dice_to_roll()
             state.apply(Roll(tuple(sorted(rng.randint(1, faces) for _ in range(m)))))

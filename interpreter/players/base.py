@@ -113,6 +113,8 @@ class PlannerBot:
     def keep_values(self, state: GameState) -> dict[tuple[int, ...], float]:
         """The expected value of each keep of the current dice (only at a keep step); with a keep
         rule, of each allowed keep (keeping every die: stopping, where the step may stop)."""
+        if state.model.grouped:  # dice that differ: keeps by group and face, as codes
+            return _grouped(state).keep_values()
         rules = TurnRules.of(state.model)
         if rules.ruled:
             best = self._best_now(state)
@@ -133,6 +135,9 @@ class PlannerBot:
 
     def write_values(self, state: GameState) -> dict[str, float]:
         """The value of each legal box for the current dice (only at a write step)."""
+        if beyond_plans(state.model):  # writes the turn planner cannot read: this roll's points
+            counting = counting_targets(state.model)
+            return {c.box: float(c.points * counting[c.box] + c.bonus) for c in state.write_choices()}
         self._plan(state)
         self._now(state)
         tt = turn_tables(state.model.n_dice, state.model.faces)
@@ -145,6 +150,8 @@ class PlannerBot:
             return self._announce(state)
         if step.kind == "write" and beyond_plans(state.model):
             return self.choose_write_now(state)
+        if step.kind == "keep" and state.model.grouped:  # dice that differ: keeps by group and face
+            return _grouped(state).choose()
         rules = TurnRules.of(state.model)
         if rules.ruled:
             return self._choose_by_rules(state, rules)
@@ -217,9 +224,9 @@ class PlannerBot:
         rules = TurnRules.of(state.model)
         values = []
         targets = [a.box for a in legal if a.box is not None]
-        rows = None if rules.ruled else self._announce_rows(state, targets)
+        rows = None if rules.ruled or state.model.grouped else self._announce_rows(state, targets)
         tt = turn_tables(state.model.n_dice, state.model.faces)
-        r = tt.roll_index[state.dice]
+        r = tt.roll_index[state.dice] if rows is not None else None
         can_stop = any(s.kind == "keep" and s.can_stop for s in state.model.flow.walk())
         for action in legal:
             trial = state.clone()
@@ -264,6 +271,8 @@ class PlannerBot:
         """The expected value of the rest of this turn for the current dice, as this bot plays it."""
         rules = TurnRules.of(state.model)
         j = state.rolls_left()
+        if state.model.grouped:
+            return _grouped(state).value(state.dice, state.held, j)
         if rules.ruled:
             best = self._best_now(state)
             return rules.value(rules.memo(best), best, state.dice, state.held, j)
@@ -343,6 +352,12 @@ class TurnRules:
         for faces, p in self.outcomes[m]:
             total += p * self.value(memo, best, tuple(sorted(kept + faces)), new_held, j - 1)
         return total
+
+
+def _grouped(state: GameState):
+    """The exact plan of the rest of the turn with dice that differ (`players.grouped`)."""
+    from .grouped import GroupedTurn
+    return GroupedTurn(state, TurnRules.of(state.model), write_step_due(state), counting_targets(state.model))
 
 
 def max_rerolls(model) -> int:

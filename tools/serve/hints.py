@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...interpreter.engine.actions import Keep, Stop, Write
+from ...interpreter.engine.actions import Stop, Write
 from ...interpreter.players.registry import GreedyBot
 from ...interpreter.model.errors import RulebookError
 from ...interpreter.engine.state import GameState
@@ -33,10 +33,11 @@ def compute_hint(state: GameState, top: int = 3) -> dict[str, Any]:
     else:
         values = bot.keep_values(state)
         for k, v in sorted(values.items(), key=lambda kv: (-kv[1], -len(kv[0])))[:top]:
+            keep = state.keep_of(k)  # (with dice that differ, k names each die's group: a code)
             if len(k) == len(state.dice):
-                action = Stop() if step.can_stop else Keep(k)
+                action = Stop() if step.can_stop else keep
                 options.append({"action": str(action), "type": "stop" if step.can_stop else "keep",
-                                "dice": list(k), "value": round(base + v, 2)})
+                                "dice": list(keep.dice), "value": round(base + v, 2)})
             else:
-                options.append({"action": str(Keep(k)), "type": "keep", "dice": list(k), "value": round(base + v, 2)})
+                options.append({"action": str(keep), "type": "keep", "dice": list(keep.dice), "value": round(base + v, 2)})
     return {"optimal": optimal, "options": options}

@@ -54,13 +54,13 @@ def _walk_to(model: Model, target, roll: tuple[int, ...]) -> GameState | None:
         if state.current_player() == CHANCE:
             n = state.dice_to_roll()
             left = list(roll)
-            for d in state.kept:
+            for d in state.kept_faces:
                 if d in left:
                     left.remove(d)
-            faces = tuple(sorted(left[:n] + [1] * max(0, n - len(left))))
-            state.apply(Roll(faces))
-        elif step.kind == "keep":
-            state.apply(Stop() if step.can_stop else Keep(tuple(state.dice)))
+            faces = tuple(left[:n] + [1] * max(0, n - len(left)))
+            state.apply(Roll(faces if model.grouped else tuple(sorted(faces))))
+        elif step.kind == "keep":  # every die (with a keep rule, the most it allows)
+            state.apply(Stop() if step.can_stop else max(state.legal_actions(), key=lambda a: len(a.dice)))
         elif step.kind in ("write", "announce"):
             state.apply(state.legal_actions()[0])
         else:

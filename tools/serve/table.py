@@ -157,7 +157,7 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "announce": [a.box for a in st.legal_actions()] if step is not None and step.kind == "announce" else [],
         "announced": st.announced,
         "dice": list(st.dice),
-        "kept": list(st.kept),
+        "kept": list(st.kept_faces),
         "rolls_left": 0 if terminal else st.rolls_left(),
         "roll_number": st.roll_number,
         "round": list(round_of(st)),

@@ -422,7 +422,7 @@ class Tables(Keeping, Robots, Seating):
     def _apply(self, table: Table, action: Action) -> None:
         g = table.game
         st = g.state
-        player, kept = st.player, st.kept
+        player, kept = st.player, st.kept_faces
         ev = g.apply(action)  # IllegalActionError leaves the state as it was
         out = event_json(table.seq + len(table._pending) + 1, player, action, kept, st, ev.points, ev.bonus)
         if player in table.robots and not isinstance(action, Roll):

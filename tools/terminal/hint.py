@@ -41,8 +41,9 @@ def hint_lines(state: GameState, view, top: int = 3) -> list[str]:
         for k, v in ranked:
             if len(k) == len(state.dice):
                 labels.append((view._("stop"), v))
-            else:
-                labels.append((view._("keep {dice}", dice=" ".join(map(str, k)) or "–"), v))
+            else:  # (with dice that differ, k names each die's group: 'white:3 red:2')
+                shown = str(state.keep_of(k))[5:] if k else ""
+                labels.append((view._("keep {dice}", dice=shown or "–"), v))
     what = view._("expected final score") if optimal else view._("expected points this turn")
     lines = [view._("Hint ({what}):", what=what)]
     for label, v in labels:

@@ -54,7 +54,11 @@ def parse_move(text: str, state: GameState, lang: str) -> list[Action] | str:
         if verb == "roll" and len(words) == 1:
             return [Keep(())]
         if verb == "pos":
+            if state.model.grouped:  # dice that differ: a place names the die's group and face
+                return [_keep_places(_places(words[1:], state), state)]
             return [_keep(_positions(words[1:], state, lang), state, lang)]
+        if state.model.grouped and verb == "keep" and words[1:] not in (["all"], ["alle"], ["allemaal"]):
+            return [_keep_groups(words[1:], state, lang)]
         if verb == "keep" and words[1:] in (["all"], ["alle"], ["allemaal"]):
             return [_stop(state, lang) if step.can_stop else Keep(state.dice)]
         if verb == "keep" or words[0].isdigit():
@@ -118,6 +122,62 @@ def _keep(dice: tuple[int, ...], state: GameState, lang: str) -> Action:
     if len(dice) == len(state.dice) and state.step().can_stop:
         return Stop()  # keeping every die is stopping
     return Keep(dice)
+
+
+def _keep_groups(words: list[str], state: GameState, lang: str) -> Action:
+    """Dice that differ kept by group and face: 'keep white:3 red:2', or 'keep white 3 5 red 2' (a group
+    by its id or its name in the language, then its faces); 'keep none'."""
+    if words in (["none"], ["keine"], ["geen"], []):
+        return Keep(())
+    names = {}
+    for g in state.model.dice_groups:
+        names[g.id.lower()] = g.id
+        for text in (g.name or {}).values():
+            names[text.lower()] = g.id
+            names[text.split()[0].lower()] = g.id
+    groups, dice, group = [], [], None
+    try:
+        for word in words:
+            name, _, face = word.rpartition(":") if ":" in word else ("", "", word)
+            if name:
+                group = names[name.lower()]
+            elif not face.isdigit():
+                group = names[face.lower()]
+                continue
+            if group is None or not face.isdigit():
+                raise KeyError(word)
+            groups.append(group)
+            dice.append(int(face))
+    except KeyError:
+        example = " ".join(f"{g.id}:1" for g in state.model.dice_groups[:2])
+        raise IllegalActionError("cannot read '{text}' here", text=" ".join(["keep", *words]),
+                                 hint=Message("keep dice by group and face, as in 'keep {example}'", {"example": example})) from None
+    return _grouped_or_stop(Keep(tuple(dice), tuple(groups)), state)
+
+
+def _grouped_or_stop(action: Keep, state: GameState) -> Action:
+    """A keep of every die is stopping where the step may stop; the engine checks the rest."""
+    if len(action.dice) == len(state.dice) and state.step().can_stop:
+        return Stop()
+    return action
+
+
+def _places(words: list[str], state: GameState) -> tuple[int, ...]:
+    chars = [c for w in words for c in (w if w.isdigit() else [w])]
+    message = Message("positions are numbers from 1 to {n}", {"n": len(state.dice)})
+    try:
+        places = sorted({int(c) for c in chars})
+    except ValueError:
+        raise IllegalActionError(message) from None
+    if any(not 1 <= p <= len(state.dice) for p in places):
+        raise IllegalActionError(message)
+    return tuple(places)
+
+
+def _keep_places(places: tuple[int, ...], state: GameState) -> Action:
+    """Dice that differ kept by their places on the table (1 = the first die of the first group)."""
+    ids = [g.id for g in state.model.dice_groups for _ in range(g.count)]
+    return _grouped_or_stop(Keep(tuple(state.dice[p - 1] for p in places), tuple(ids[p - 1] for p in places)), state)
 
 
 def _positions(words: list[str], state: GameState, lang: str) -> tuple[int, ...]:

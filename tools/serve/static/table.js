@@ -125,7 +125,8 @@
   function arrange(ev) {
     const kept = ev.kept || [];
     lastHeld = [];
-    if (!kept.length || display.length !== ev.dice.length) { display = ev.dice.slice(); return; }
+    // dice that differ stay in their groups' places (a place says the die's group)
+    if (!kept.length || display.length !== ev.dice.length || (M.groups || []).length) { display = ev.dice.slice(); return; }
     // which places were kept: the mover's own choice, else the live one, else the first with those faces
     let held = String(ev.player) in mine ? [...selected] : (theirPick.dice || []);
     const fits = (places) => {
@@ -716,6 +717,12 @@
   }
   async function roll() {
     if (state.step && state.step.kind === "write") { await send("stop"); return; }  // the pass button
+    if ((M.groups || []).length) {  // dice that differ: each kept die by its group and face
+      const faces = shown(), ids = (M.groups || []).flatMap((g) => Array(g.count).fill(g.id));
+      const places = [...selected].sort((a, b) => a - b);
+      await send(places.length ? "keep " + places.map((i) => ids[i] + ":" + faces[i]).join(" ") : "keep none");
+      return;
+    }
     const faces = keptFaces();
     await send(faces.length ? "keep " + faces.join(" ") : "keep none");
   }
