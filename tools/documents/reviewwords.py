@@ -18,6 +18,8 @@ def choice_text(model, action, lang: str) -> str:
         return _("stop")
     if isinstance(action, Announce):
         return _("announce {box}").format(box=target_name(model, action.box, lang)) if action.box else _("announce nothing")
+    if isinstance(action, Keep) and not action.dice:
+        return _("roll all dice again")
     if isinstance(action, Keep):
         return _("keep {dice}").format(dice=" ".join(map(str, action.dice)) or "–")
     return str(action)

@@ -296,6 +296,10 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
             raise ServeError(400, "'since' must be a whole number")
         return JSONResponse({"seq": table.seq, "events": table.events[int(since):]})
 
+    async def api_review(request: Request):
+        table = await visible(request, request.path_params["id"])
+        return JSONResponse(await tables().review(table, pick_lang(request)))
+
     async def api_join(request: Request):
         body = await read_json(request)
         table, seat, token = await tables().claim(request.path_params["id"], body)
@@ -464,6 +468,7 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         Route("/api/tables/{id}", api_table),
         Route("/api/tables/{id}/events", api_events),
         Route("/api/tables/{id}/join", api_join, methods=["POST"]),
+        Route("/api/tables/{id}/review", api_review),
         Route("/api/tables/{id}/act", api_act, methods=["POST"]),
         Route("/api/tables/{id}/hint", api_hint, methods=["POST"]),
         Route("/api/tables/{id}/back", api_back, methods=["POST"]),

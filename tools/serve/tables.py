@@ -32,7 +32,7 @@ from .keeping import Keeping
 from .limits import Limits
 from .robots import Robots
 from .seating import Seating
-from .solving import SolveQueue
+from .solving import SolveQueue, is_solved
 from .store import Store
 from .table import SeatInfo, Table, event_json, hash_token, new_game, seed_commitment
 
@@ -334,6 +334,25 @@ class Tables(Keeping, Robots, Seating):
             self._due(table, seat)
             state = GameState.from_json(table.model, table.game.state.to_json())
         return await anyio.to_thread.run_sync(compute_hint, state)
+
+    async def review(self, table: Table, lang: str) -> dict[str, Any]:
+        """The game's review (review.py) once it is over, from the solver's table for its variant."""
+        if not table.over:
+            raise ServeError(409, "a game can be reviewed once it is over")
+        from ...interpreter.solver.abstraction import NotSolvable
+        from ...interpreter.solver.space import Space
+        try:
+            Space(table.model)
+        except NotSolvable:
+            raise ServeError(409, "the solver cannot read this game, so its moves cannot be reviewed") from None
+        if not is_solved(table.model):
+            self.solves.want(table.model, table.model_name, table.options, lambda: None)
+            raise ServeError(409, "the optimal player's table for this game is not computed yet; ask again in a minute")
+        from .review import review_json
+        async with table.lock:
+            seats = [Seat(s.name, s.kind) for s in table.seats]
+            moves = [ev["move"] for ev in table.events]
+        return await anyio.to_thread.run_sync(review_json, table.model, seats, moves, lang)
 
     async def take_back(self, table_id: str, body: Any) -> Table:
         """A person takes their seat back from the computer that played for them."""

@@ -102,6 +102,14 @@ def client_texts(lang: str) -> dict[str, object]:
         "tie": _("A tie at {total} points!"),
         "rank_line": n_("{rank}. {player}: {total} point", "{rank}. {player}: {total} points"),
         "play_again": _("Play again"),
+        # the review at the end of a game (what each choice cost, against the solver's table)
+        "review": _("Review the game"),
+        "review_title": _("What each choice cost"),
+        "review_loading": _("Reviewing every decision…"),
+        "review_moves": _("Every decision"),
+        "review_line": _("Round {round}, {player}, dice {dice}: {made}"),
+        "review_line_better": _("Round {round}, {player}, dice {dice}: {made}; better {best}, cost {cost} points"),
+        "review_cell": _("This turn cost {cost} points of expected score."),
         "rematch": _("Rematch"),
         "rematch_ready": _("A rematch is ready: the same seats at a new table."),
         # people coming and going

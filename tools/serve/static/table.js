@@ -43,6 +43,7 @@
   let rolled = false;           // the last update rolled dice (animate them)
   let busy = false;
   let hint = null;
+  let review = null;            // the game's review, once asked for at the end
   let display = [];             // the dice in the places they are shown (they keep their places)
   let lastHeld = [];            // places of the dice kept in the last roll
   let theirPick = {seq: -1, dice: []};  // the dice the player to move is choosing (live)
@@ -331,6 +332,11 @@
           td.append(String(entries[0]));
         }
       }
+      const cost = review && (review.turns[String(i)] || {})[target];
+      if (cost && cost.loss > 0.005) {
+        td.classList.add("costly");
+        td.append(el("span", {class: "cost", title: fmt(T.review_cell, {cost: cost.cost}), text: "−" + cost.cost}));
+      }
       const c = i === cur ? choices[target] : null;
       if (!c) return td;
       const label = c.bonus ? `${c.points}+${c.bonus}` : String(c.points);
@@ -460,7 +466,48 @@
     $("rematch").hidden = !mineSeats().length && !state.rematch;
     $("rematch-note").hidden = !state.rematch;
     $("rematch-note").textContent = state.rematch ? T.rematch_ready : "";
+    $("review-button").textContent = T.review;
   }
+
+  // the review: what each decision cost, every player's total and biggest mistakes, the turns' costs on the sheet
+  function drawReview() {
+    const box = $("review");
+    box.hidden = !review;
+    if (!review) return;
+    $("review-title").textContent = T.review_title;
+    $("review-note").textContent = review.explanation;
+    const players = $("review-players");
+    players.replaceChildren();
+    review.players.forEach((p) => {
+      if (!p.summary) return;
+      players.append(el("p", {class: "review-summary", text: p.summary}));
+      if (p.heading) {
+        players.append(el("p", {class: "review-heading", text: p.heading}),
+                       el("ol", {class: "review-mistakes"}, ...p.mistakes.map((m) => el("li", {text: m}))));
+      }
+    });
+    $("review-moves-title").textContent = T.review_moves;
+    const names = state.players.map((p) => p.name);
+    $("review-list").replaceChildren(...review.decisions.map((d) => el("li", {
+      class: d.better ? "worse" : "",
+      text: fmt(d.better ? T.review_line_better : T.review_line,
+                {round: d.round, player: names[d.player], dice: d.dice.join(" "), made: d.made, best: d.best, cost: d.cost})})));
+  }
+
+  $("review-button").addEventListener("click", async () => {
+    const button = $("review-button");
+    button.disabled = true;
+    button.textContent = T.review_loading;
+    try {
+      const res = await fetch(`/api/tables/${TABLE}/review?lang=${boot.lang}${proof}`);
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.error || res.statusText);
+      review = data;
+      drawSheet(mySeat());
+      drawReview();
+      $("review").focus();
+    } catch (err) { refuse(err.message); } finally { button.disabled = false; button.textContent = T.review; }
+  });
 
   function drawMe() {
     const seats = Object.keys(mine).map(Number).filter((s) => s < state.players.length);
@@ -505,6 +552,7 @@
     drawControls(me);
     drawSheet(me);
     drawRanking();
+    drawReview();
     drawMe();
     document.body.classList.toggle("my-turn", me !== null);
     document.body.classList.toggle("busy", busy);
