@@ -31,6 +31,8 @@ class Case:
     commands: list[list[str]] = field(default_factory=list)
     stdin: str = ""
     outputs: list[str] = field(default_factory=list)  # files a command may create (relative to the run folder)
+    cache: str = ""  # a cache recipe (hostile_two.plant): a cache folder of its own, commands in fresh processes
+    forbidden: list[str] = field(default_factory=list)  # what must never appear in the output (a forged value)
 
 
 def _model_commands(path: str, heavy: bool = True) -> list[list[str]]:
@@ -389,11 +391,13 @@ def _round_two(folder: Path) -> list[Case]:
         (folder / file).write_text(content, encoding="utf-8")
         cases.append(Case(kind, file, commands(f"input/{file}"), "roll\nstop\n", list(outputs)))
 
-    def line(kind: str, name: str, *commands: list[str], outputs=(), stdin: str = "") -> None:
-        cases.append(Case(kind, name, [list(c) for c in commands], stdin, list(outputs)))
+    def line(kind: str, name: str, *commands: list[str], outputs=(), stdin: str = "", cache: str = "",
+             forbidden=()) -> None:
+        cases.append(Case(kind, name, [list(c) for c in commands], stdin, list(outputs), cache, list(forbidden)))
 
     hostile_two.models(_minimal, model)
     hostile_two.command_lines(line)
+    hostile_two.cache_cases(line)
     base = folder / "_base"
     header, *moves = (base / "g.jsonl").read_text().splitlines()
     games: dict[str, tuple[str, str, bool]] = {}

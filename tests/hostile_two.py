@@ -4,7 +4,9 @@ Classes: alias scalar bombs, names that make file names too long, rich markup an
 in names shown by `compare`, SVG and Markdown injection through names, writes through links and
 over files (`compare --plot`, `pages -o`, `play --log`, `new`), a log that names a file of the
 system as its model, a move of 800 KB, and a save whose state has values of the wrong kind.
-Also expressions that are cheap to write and dear to evaluate (a chain of definitions, each using the
+Caches (a cache folder of its own per case, filled by real runs and then forged or planted: solve tables that
+say 999,999, pickles where numba, Jinja2 and the parser keep their files, expression trees that say 100, table
+headers that are a FIFO, /dev/zero, malformed or huge, a folder others can write). Also expressions that are cheap to write and dear to evaluate (a chain of definitions, each using the
 one before several times), one per place an expression sits, and per-roll tables too dear to build.
 Each case runs through tests/test_hostile_corpus.py (memory cap, hang guard, one line, no writes
 but the named outputs).
@@ -166,6 +168,84 @@ def saves(folder, out: dict) -> None:
         data["state"]["sheets"] = [sheet]
         out[f"misleading-save-order-{model}-{next(iter(sheet)).replace('#', '-').replace('@', '-')}.json"] = \
             ("misleading", json.dumps(data), True)
+
+
+# caches: a case with `cache` set runs in a cache folder of its own, filled by real runs on the run folder's
+# model.yaml (see hostile_run.prime), then planted with the recipe below; its commands run in fresh processes,
+# so every planted file is met as a new run meets it
+CHECK, SCORE, SOLVE = ["check", "model.yaml"], ["score", "model.yaml", "--dice", "2,2,3,4,6"], ["solve", "yacht", "--json"]
+PRIME = [["check", "model.yaml"], ["pages", "model.yaml", "--format", "md", "-o", "{elsewhere}"],
+         ["solve", "yacht", "--json"], ["compare", "model.yaml", "--model", "model.yaml", "--games", "2"]]
+CACHE_RECIPES = {  # recipe -> (the commands that read what it plants, patterns that must never reach their output)
+    "table-999999": ([CHECK, SOLVE], [r"999[,.]?999"]),
+    "pickles": ([CHECK, SCORE, ["pages", "model.yaml", "--format", "md", "-o", "site"], SOLVE], []),
+    "trees-100": ([CHECK, SCORE], [r"(?<![\d.])100(?![\d.%])"]),
+    "header-fifo": ([SOLVE], []), "header-dev-zero": ([SOLVE], []), "header-malformed": ([SOLVE], []),
+    "header-huge": ([SOLVE], []), "shared-folder": ([CHECK, SOLVE], []),
+    "compare-osc8": ([["compare", "model.yaml", "--model", "model.yaml", "--games", "2"]], []),
+}
+
+
+def cache_cases(add) -> None:
+    for recipe, (commands, forbidden) in CACHE_RECIPES.items():
+        add("cache", f"cache-{recipe}", *commands, outputs=["site"], cache=recipe, forbidden=forbidden)
+
+
+def plant(recipe: str, cache, run) -> None:
+    """Forge, plant or break what real runs left in the cache folder `cache` (run: the case's folder,
+    where code run from a pickle would leave the file `pwned`)."""
+    import os
+    import pickle
+    import numpy as np
+    from rulebook.interpreter.model import cachedir
+    from rulebook.interpreter.solver import tablefile
+
+    class Payload:
+        def __reduce__(self):
+            return (open, (str(run / "pwned"), "w"))
+    tables = sorted(cache.glob("*.npy"))
+    headers = [tablefile.header_path(t) for t in tables]
+    if recipe == "table-999999":  # the values and a header to match, with no seal (the forger has no key)
+        for t, h in zip(tables, headers):
+            values = np.load(t, mmap_mode="r+")
+            values[...] = 999_999.0
+            values.flush()
+            head = json.loads(cachedir.read_sealed(h))
+            head["digest"] = tablefile.digest(np.load(t, mmap_mode="r"))
+            h.write_text(json.dumps(head))
+    elif recipe == "pickles":  # every kept file that could be unpickled, and new ones beside them
+        payload = pickle.dumps(Payload())
+        for f in [*cache.glob("dsl-parser-*"), *(cache / "numba").rglob("*"), *(cache / "templates").rglob("*")]:
+            if f.is_file():
+                f.write_bytes(payload)
+        for name in ("numba/planted.nbi", "numba/planted.nbc", "templates/__jinja2_planted.cache"):
+            (cache / name).parent.mkdir(parents=True, exist_ok=True)
+            (cache / name).write_bytes(payload)
+    elif recipe == "trees-100":  # every kept expression tree says 100, unsealed
+        from rulebook.interpreter.model.dsl import parser
+        hundred = parser.pack(parser.parse("100"))
+        for f in (cache / "dsl-trees").glob("*.json"):
+            data = json.loads(cachedir.read_sealed(f))
+            data["trees"] = {text: hundred for text in data["trees"]}
+            f.write_text(json.dumps(data))
+    elif recipe.startswith("header-"):
+        for h in headers:
+            h.unlink()
+            if recipe == "header-fifo":
+                os.mkfifo(h)
+            elif recipe == "header-dev-zero":
+                h.symlink_to("/dev/zero")
+            elif recipe == "header-huge":
+                h.write_bytes(b" " * (tablefile.MAX_HEADER_BYTES + 1))
+            else:
+                tablefile.write_header(h.with_suffix(".npy"), {"shape": "x", "states": "1", "digest": 5})
+    elif recipe == "shared-folder":
+        cache.chmod(0o777)
+    elif recipe == "compare-osc8":  # names with terminal escapes in kept comparisons, sealed and not
+        for f in cache.glob("compare-*.json"):
+            text = (cachedir.read_sealed(f) or b"{}").decode()
+            forged = text.replace('"mini', '"\\u001b]8;;http://evil\\u0007mini')
+            cachedir.write_sealed(f, forged.encode())
 
 
 def setup(run) -> None:
