@@ -4,10 +4,13 @@ Classes: alias scalar bombs, names that make file names too long, rich markup an
 in names shown by `compare`, SVG and Markdown injection through names, writes through links and
 over files (`compare --plot`, `pages -o`, `play --log`, `new`), a log that names a file of the
 system as its model, a move of 800 KB, and a save whose state has values of the wrong kind.
-Caches (a cache folder of its own per case, filled by real runs and then forged or planted: solve tables that
-say 999,999, pickles where numba, Jinja2 and the parser keep their files, expression trees that say 100, table
-headers that are a FIFO, /dev/zero, malformed or huge, a folder others can write). Also expressions that are cheap to write and dear to evaluate (a chain of definitions, each using the
-one before several times), one per place an expression sits, and per-roll tables too dear to build.
+Caches (a cache folder of its own per case, filled by real runs and then forged or planted: solve
+tables that say 999,999, pickles where numba, Jinja2 and the parser keep their files, expression
+trees that say 100, table headers that are a FIFO, /dev/zero, malformed or huge, a folder others
+can write). Expressions that are cheap to write and dear to evaluate (a chain of definitions, each
+using the one before several times), one per place an expression sits, and per-roll tables too dear
+to build. Sheets of many columns (memory): 50 uses in 10 columns with a write rule, 8 down columns,
+200 columns that count 100 times.
 Each case runs through tests/test_hostile_corpus.py (memory cap, hang guard, one line, no writes
 but the named outputs).
 """
@@ -75,6 +78,8 @@ def models(minimal, add) -> None:
     for shape, n, fan in (("deep", 38, 2), ("wide", 12, 8)):
         for place, text in cost_models(minimal, n, fan).items():
             add("cost", f"{place}-{shape}", text, every, ["site", "out.dot"])
+    for name, text in column_sheets(minimal).items():
+        add("memory", name, text, lambda p: [["check", p], ["solve", p, "--json"], ["score", p, "--dice", "1,1,1,1,1"]], [])
     for name, text in announce_holes(minimal).items():
         add("misleading", name, text, lambda p: [["check", p], ["play", p, "--players", "a:random,b:greedy", "--seed", "7"],
                                                  ["play", p]], [])
@@ -83,6 +88,22 @@ def models(minimal, add) -> None:
 
 ROLL = "        - id: first_roll\n          kind: roll\n          dice: all\n          name: {en: Roll, de: Wurf, nl: Worp}\n"
 CALL = ROLL + "        - id: call\n          kind: announce\n          name: {en: Announce, de: Ansagen, nl: Aankondigen}\n"
+
+
+def column_sheets(minimal) -> dict[str, str]:
+    """Sheets of many columns: 50 uses of a box in 10 columns (510 cells), 8 columns filled from the top,
+    200 columns each counting 100 times."""
+    def columns(n: int, extra: str = "") -> str:
+        return "columns:\n" + "".join(f"  - id: c{i}\n    name: {{en: C{i}, de: C{i}, nl: C{i}}}\n{extra}" for i in range(n))
+
+    def rounds(n: int) -> dict[str, str]:
+        return {"times: 2\n  name: {en: Game": f"times: {n}\n  name: {{en: Game"}
+    uses = minimal(**{"sections:\n": columns(10) + "sections:\n", "        score: count(1)\n": "        score: count(1)\n        uses: 50\n",
+                      **rounds(510)})
+    free = {"\n          allowed: >-\n            not filled(target)\n            or value(target) == 0": ""}  # solvable
+    down = minimal(**{"sections:\n": columns(8, "    order: down\n") + "sections:\n", **rounds(16), **free})
+    wide = minimal(**{"sections:\n": columns(200, "    multiplier: 100\n") + "sections:\n", **rounds(400), **free})
+    return {"uses-50x10": uses, "down-8": down, "columns-200": wide}
 
 
 def announce_holes(minimal) -> dict[str, str]:
