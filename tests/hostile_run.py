@@ -129,7 +129,8 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         text = out.getvalue() + err.getvalue()
         if "Traceback (most recent call last)" in text:
             record["traceback"] = text[-3000:]
-        believed = [p for p in case.get("forbidden", []) if re.search(p, text)]
+        believed = [text[max(m.start() - 60, 0):m.end() + 10] for m in (re.search(p, text) for p in case.get("forbidden", []))
+                    if m]
         if believed:
             record["believed"] = believed
         leaked = sorted({f"U+{ord(c):04X}" for c in text if c in CONTROL})

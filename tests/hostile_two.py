@@ -198,9 +198,9 @@ CHECK, SCORE, SOLVE = ["check", "model.yaml"], ["score", "model.yaml", "--dice",
 PRIME = [["check", "model.yaml"], ["pages", "model.yaml", "--format", "md", "-o", "{elsewhere}"],
          ["solve", "yacht", "--json"], ["compare", "model.yaml", "--model", "model.yaml", "--games", "2"]]
 CACHE_RECIPES = {  # recipe -> (the commands that read what it plants, patterns that must never reach their output)
-    "table-999999": ([CHECK, SOLVE], [r"999[,.]?999"]),
+    "table-forged": ([CHECK, SOLVE], [r"(?<![\d.])999,?999(?!\d)"]),  # not the digits of a time (0.29999)
     "pickles": ([CHECK, SCORE, ["pages", "model.yaml", "--format", "md", "-o", "site"], SOLVE], []),
-    "trees-100": ([CHECK, SCORE], [r"(?<![\d.])100(?![\d.%])"]),
+    "trees-forged": ([CHECK, SCORE], [r"(?<![\d.])100(?![\d.%])"]),
     "header-fifo": ([SOLVE], []), "header-dev-zero": ([SOLVE], []), "header-malformed": ([SOLVE], []),
     "header-huge": ([SOLVE], []), "shared-folder": ([CHECK, SOLVE], []),
     "compare-osc8": ([["compare", "model.yaml", "--model", "model.yaml", "--games", "2"]], []),
@@ -226,7 +226,7 @@ def plant(recipe: str, cache, run) -> None:
             return (open, (str(run / "pwned"), "w"))
     tables = sorted(cache.glob("*.npy"))
     headers = [tablefile.header_path(t) for t in tables]
-    if recipe == "table-999999":  # the values and a header to match, with no seal (the forger has no key)
+    if recipe == "table-forged":  # the values and a header to match, with no seal (the forger has no key)
         for t, h in zip(tables, headers):
             values = np.load(t, mmap_mode="r+")
             values[...] = 999_999.0
@@ -242,7 +242,7 @@ def plant(recipe: str, cache, run) -> None:
         for name in ("numba/planted.nbi", "numba/planted.nbc", "templates/__jinja2_planted.cache"):
             (cache / name).parent.mkdir(parents=True, exist_ok=True)
             (cache / name).write_bytes(payload)
-    elif recipe == "trees-100":  # every kept expression tree says 100, unsealed
+    elif recipe == "trees-forged":  # every kept expression tree says 100, unsealed
         from rulebook.interpreter.model.dsl import parser
         hundred = parser.pack(parser.parse("100"))
         for f in (cache / "dsl-trees").glob("*.json"):
