@@ -357,3 +357,25 @@ def test_a_save_naming_a_device_or_fifo_as_model_is_refused_unread(play, tmp_pat
     save.write_text(json.dumps(data))
     code, out, err = play("--resume", str(save), stdin="")
     assert code == 2 and "is not a model file" in err and err.count("\n") == 1  # refused by its name, unread
+
+
+def test_the_default_computer_is_greedy_with_a_line_saying_why_where_the_solve_is_past_the_limits(play, monkeypatch,
+                                                                                                   tmp_path):
+    # issue 26: Maxi Yatzy without saved rolls has 57,507,840 states, past the 4,000,000 a model file may
+    # have; play's default computer no longer waits (or fails): it is the greedy one, and says why
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    code, out, err = play("maxi_yatzy", "-O", "saved_rolls=false", "--seed", "1", stdin="quit\n")
+    text = " ".join(out.split())
+    assert code == 0, err
+    assert text.startswith("The computer plays greedy (the best points of each turn): the optimal player would "
+                           "first have to study the game, 57,507,840 states, about ")
+    assert "451.4 MB of memory" in text and "Player rolls" in text
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").glob("maxi_yatzy*.npy"))  # nothing solved
+
+
+def test_the_default_computer_is_optimal_where_the_table_is_cached(monkeypatch):
+    said = []
+    model = load_model("yacht")
+    from rulebook.interpreter.solver.solve import solved
+    solved(model)  # (cached in the test run's cache folder)
+    assert cmd_play.default_players(model, "de", said.append) == "Spieler:human,Computer:optimal" and said == []

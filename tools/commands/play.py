@@ -16,20 +16,58 @@ from ..terminal.view import View
 DEFAULT_PLAYERS = "Player:human,Computer:optimal"
 
 
-def default_players(model, lang: str = "en") -> str:
-    """You against the optimal computer player (the greedy one where the model cannot be solved),
-    named in the player's language."""
-    from ...interpreter.solver.abstraction import NotSolvable
-    from ...interpreter.solver.space import Space
+PLAY_SOLVE_SECONDS = 30.0  # play's default computer does not keep a player waiting longer than this for its table
+
+
+def default_players(model, lang: str = "en", say=None) -> str:
+    """You against the optimal computer player, named in the player's language; the greedy one where
+    the model cannot be solved, or where its table is not cached and the solve would take longer than
+    PLAY_SOLVE_SECONDS or pass the solver's limits (`say` gets one line saying why, with the numbers)."""
     from ..i18n import translator
     _ = translator(lang).gettext
-    try:
-        Space(model)
-        bot = "optimal"
-    except NotSolvable:
-        bot = "greedy"
+    why = optimal_out_of_reach(model)
+    if why and say is not None:
+        say(why.render(_, lang))
     player, computer = _("Player"), _("Computer")
-    return f"{player}:human,{computer}:{bot}"
+    return f"{player}:human,{computer}:{'greedy' if why is not None else 'optimal'}"
+
+
+def optimal_out_of_reach(model):
+    """None if the optimal player can play at once (its table cached, or solved within
+    PLAY_SOLVE_SECONDS and the solver's limits); else why not: '' where the solver cannot read the
+    model (the greedy player, as always, without a word), else a Message with the solve's numbers."""
+    from ...interpreter.model.errors import Message, Number
+    from ...interpreter.solver import induction
+    from ...interpreter.solver.abstraction import NotSolvable
+    from ...interpreter.solver.solve import load_cached
+    from ...interpreter.solver.space import Space
+    from ...interpreter.solver.tablefile import BadTable
+    try:
+        space = Space(model)
+    except NotSolvable:
+        return ""
+    try:
+        load_cached(model, space)
+        return None
+    except BadTable:
+        pass
+    limits = induction.Limits()
+    try:
+        est = induction.estimate(space, limits, on_disk=True)
+    except NotSolvable:
+        return ""
+    try:
+        induction.refuse_beyond(space, est, limits)
+    except NotSolvable:
+        pass  # past the solver's limits: the greedy player, with the numbers
+    else:
+        if est.seconds <= PLAY_SOLVE_SECONDS:
+            return None
+    return Message("The computer plays greedy (the best points of each turn): the optimal player would first have to "
+                   "study the game, {states} states, about {time} and {memory} of memory. Solve the model once with "
+                   "'rulebook solve' (and the same options) to play against the optimal player.",
+                   {"states": Number(est.states), "time": induction.duration_message(est.seconds),
+                    "memory": induction.size_message(est.memory_bytes)})
 
 
 def add_arguments(p) -> None:
@@ -74,7 +112,9 @@ def run(args) -> int:
                                       path=game.saved_log), markup=False, highlight=False)
     else:
         model = load_model(args.model or default_model(), parse_options(args.option))
-        seats = parse_players(args.players if args.players is not None else default_players(model, lang))
+        def say(line: str) -> None:
+            view.console.print(line, markup=False, highlight=False)
+        seats = parse_players(args.players if args.players is not None else default_players(model, lang, say))
         if not model.min_players <= len(seats) <= model.max_players:
             raise UsageError("{game} is for {least} to {most} players, not {count}", game=model.name,
                              least=model.min_players, most=model.max_players, count=len(seats))
