@@ -2,8 +2,8 @@
 a plain Python twin of each model's scoring to check the engine against.
 
 `random_model(rng)` gives (YAML text, Twin). A model is drawn from: dice (2-3, 4-6 faces), boxes from
-a palette, a box used twice, columns (0-2, orders free/down/up, multipliers), a counter (per player or
-per game) changed by an effect and read by a box score, a write rule (with scratch) and an end bonus,
+a palette, a box used twice, columns (0-2, orders free/down/up, multipliers), dice that differ (the last die a group
+of its own, scored by a box and kept by group), a counter (per player or per game) changed by an effect and read by a box score, a write rule (with scratch) and an end bonus,
 `end_if` on that counter, a keep rule, a `while:` on the rerolls, an optional announcement.
 The twin scores a write from the dice and its own count of the counter, never from the engine.
 """
@@ -43,13 +43,14 @@ PALETTE = {
     "pair": ("10 if max(counts) >= 2 else 0", lambda d, c: 10 if max(d.count(f) for f in set(d)) >= 2 else 0),
     "top": ("count(FACES) * FACES", None),  # filled in per model
     "late": ("sum(dice) + 2 * counter.marks", lambda d, c: sum(d) + 2 * c),
+    "last": ("2 * dice.b[0]", None),  # dice that differ only: the die of group b
 }
 
 
 def random_model(rng: random.Random, index: int) -> tuple[str, Twin]:
     n, faces = rng.choice((2, 3)), rng.choice((4, 5, 6))
     counter = rng.choice((None, None, "player", "game"))
-    names = [b for b in PALETTE if b != "late"]
+    names = [b for b in PALETTE if b not in ("late", "last")]
     chosen = rng.sample(names, rng.choice((2, 3)))
     if counter:
         chosen.append("late")
@@ -69,10 +70,20 @@ def random_model(rng: random.Random, index: int) -> tuple[str, Twin]:
         if b == "top":
             fn = (lambda f: (lambda d, c: d.count(f) * f))(faces)
         funcs[b] = fn
+    grouped = rng.random() < 0.25  # dice that differ: the last die is a group of its own ("b")
+    if grouped:
+        funcs["last"] = lambda d, c: 2 * d[-1]
+        chosen.append("last")
+        uses["last"] = 1
     twin = Twin(funcs, columns, counter)
     cells = sum(uses.values()) * max(1, len(columns))
     lines = ["rulebook: 1", f"id: m{index}", f"name: {text('M' + str(index))}", "players: {min: 1, max: 3}",
              f"dice: {{count: {n}, faces: {faces}}}"]
+    if grouped:
+        lines[-1] = "dice:"
+        lines += ["  groups:", f"    - {{id: a, name: {text('A')}, count: {n - 1}, faces: {faces}}}",
+                  f"    - {{id: b, name: {text('B')}, count: 1, faces: {rng.choice((4, 6))}, colour: red}}"]
+        twin.features.add("groups")
     if counter:
         twin.marked = chosen[0]
         lines += ["counters:", "  - id: marks", f"    name: {text('Marks')}", f"    per: {counter}", "    min: 0",
@@ -121,6 +132,8 @@ def random_model(rng: random.Random, index: int) -> tuple[str, Twin]:
         if use_while:
             lines.append(f"          while: max(dice) < {faces}")
             twin.features.add("while")
+        if grouped:
+            twin.features.add("group_keeps")
         lines += ["          steps:", "            - id: keep", "              kind: keep",
                   "              can_stop: true", f"              name: {text('Keep')}"]
         if keep_rule:

@@ -1,5 +1,5 @@
-"""The composition test (issue 22): small random models built from the mechanisms (columns x uses x
-counters x keep rules x announce x while x effects x end conditions, tests/compose.py), each
+"""The composition test (issue 22): small random models built from the mechanisms (dice groups and their keeps x
+columns x uses x counters x keep rules x announce x while x effects x end conditions, tests/compose.py), each
 - loaded and checked, or refused in one line;
 - played by every bot kind, the engine's totals equal to a plain Python twin's (tests/compose.py);
 - read by every reader: pages and blank sheet, diagram source, terminal board, web sheet info;
@@ -115,5 +115,5 @@ def test_random_models_compose():
             assert abs(statistics.fmean(games) - expected) <= 3 * se + 1e-9, (source, expected)
             solved += 1
     assert loaded >= N * 0.8
-    assert seen >= {"counter", "columns", "uses", "end_if", "announce", "while", "keep_rule", "write_rule", "effects"}
+    assert seen >= {"counter", "columns", "uses", "end_if", "announce", "while", "keep_rule", "write_rule", "effects", "groups", "group_keeps"}
     assert solved >= 5

@@ -125,6 +125,9 @@ def _all_rolls(n: int, faces: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _rolls(model: Model) -> tuple[tuple[int, ...], ...]:
+    if model.grouped:  # dice that differ: every roll of the groups, group after group
+        from ...interpreter.model.dice import group_rolls
+        return group_rolls(model.groups)
     return _all_rolls(model.n_dice, model.faces)
 
 
