@@ -69,6 +69,7 @@ def test_every_kind_of_the_schema_is_defined_once_with_a_role_and_a_look():
     assert kinds | {"end"} == set(STEP_KINDS)
     assert {k: STEP_KINDS[k].role for k in STEP_KINDS} == {
         "repeat": "loop", "each_player": "loop", "roll": "chance", "keep": "decision", "announce": "decision", "write": "decision",
+        "bank": "decision",
         "end": "end"}
     for kind in STEP_KINDS.values():
         assert kind.style is ROLE_STYLES[kind.role]

@@ -140,13 +140,14 @@ def cli_outputs(capsys, monkeypatch, tmp_path: Path, lang: str) -> dict[str, str
     out: dict[str, str] = {}
     for name in MODELS:
         model = load_model(name)
-        example = next(b.example for b in model.boxes.values() if b.example)
+        example = next((b.example for b in model.boxes.values() if b.example), (1,) * model.n_dice)  # (no boxes: any roll)
         out[f"check {name}"] = r("check", name)
         out[f"score {name}"] = r("score", name, "--dice", ",".join(map(str, example)))
         out[f"play {name}"] = r("play", name, "--players", "Anna:greedy,Bert:random", "--seed", "3",
                                 "--log", str(d / f"{name}.jsonl"))
         out[f"replay {name}"] = r("replay", str(d / f"{name}.jsonl"))
-        out[f"simulate {name}"] = r("simulate", name, "--games", "5", "--plot", str(d / f"{name}.svg"))
+        out[f"simulate {name}"] = r("simulate", name, "--games", "5", "--players", "Anna:greedy,Bert:random",
+                                    "--plot", str(d / f"{name}.svg"))  # (two players: every game takes two)
         out[f"plot {name}"] = " ".join(svg_texts((d / f"{name}.svg").read_text(encoding="utf-8")))
     if "review" in COMMANDS:
         out["review"] = r("review", str(d / "yacht.jsonl"))

@@ -44,6 +44,14 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class RollOn:
+    """At a bank step: do not bank, roll on (banking is `Stop`)."""
+
+    def __str__(self) -> str:
+        return "roll on"
+
+
+@dataclass(frozen=True)
 class Write:
     """Write the dice into a box."""
 
@@ -63,7 +71,7 @@ class Announce:
         return f"announce {self.box}" if self.box is not None else "announce none"
 
 
-Action = Roll | Keep | Stop | Write | Announce
+Action = Roll | Keep | Stop | RollOn | Write | Announce
 
 
 def parse_action(text: str) -> Action:
@@ -75,6 +83,8 @@ def parse_action(text: str) -> Action:
     try:
         if verb == "stop" and not rest:
             return Stop()
+        if (verb, rest) in (("roll", ["on"]), ("roll_on", [])):
+            return RollOn()
         if verb == "write" and len(rest) == 1:
             return Write(rest[0])
         if verb == "announce" and len(rest) == 1:
@@ -93,4 +103,4 @@ def parse_action(text: str) -> Action:
     except ValueError:
         pass
     raise IllegalActionError("cannot read the move '{move}'",
-                             hint="moves look like 'keep 2 2 4', 'keep none', 'stop', 'announce BOX' or 'write BOX'", move=text.strip())
+                             hint="moves look like 'keep 2 2 4', 'keep none', 'stop', 'roll on', 'announce BOX' or 'write BOX'", move=text.strip())

@@ -31,6 +31,7 @@ class Flow:
                         if op.turn_start:
                             self.player = 0
                             self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                            self.turns_begun += 1
                             if self._turn_counters:
                                 self._turn_begins()
                         self._op = op.leaf
@@ -65,11 +66,15 @@ class Flow:
             elif cls is Turns:
                 counters = self._counters
                 slot = op.slot
+                if self._ending is not None and self._last_turns(slot):  # the game's last turn is over
+                    pc = self._t.end
+                    continue
                 n = counters[slot] + 1
                 if n < self._n_players and not self._full:  # the next player's turn
                     counters[slot] = n
                     self.player = n
                     self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                    self.turns_begun += 1
                     if self._turn_counters:
                         self._turn_begins()
                     if op.leaf is not None:
@@ -84,6 +89,7 @@ class Flow:
             elif cls is Start:
                 self.player = 0
                 self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+                self.turns_begun += 1
                 if self._turn_counters:
                     self._turn_begins()
                 if op.leaf is not None:
@@ -130,7 +136,7 @@ class Flow:
     def _all_filled(self) -> bool:
         """Every player's sheet is full: nothing more can be written."""
         n = self._n_boxes
-        return all(len(s) == n for s in self.sheets)
+        return n > 0 and all(len(s) == n for s in self.sheets)  # (a sheet of no boxes is never full)
 
     @property
     def stack(self) -> list[Frame]:
@@ -155,7 +161,7 @@ class Flow:
             rest = frame.step.steps[frame.index + (0 if depth == top else 1):]
             left += sum(_rolls_in(s, ctx) for s in rest)
             if frame.step.kind == "repeat":
-                for _ in range(frame.step.times - frame.iteration - 1):
+                for _ in range((frame.step.times or frame.iteration + 1) - frame.iteration - 1):  # (unbounded: this pass)
                     if ctx is not None and frame.step.condition is not None and not frame.step.condition(ctx):
                         break
                     left += sum(_rolls_in(s, ctx) for s in frame.step.steps)
@@ -173,7 +179,7 @@ class Flow:
             if frame.step.kind == "each_player":
                 break
             if frame.step.kind == "repeat":
-                rounds = (frame.iteration + 1, frame.step.times)
+                rounds = (frame.iteration + 1, frame.step.times or 0)  # (0: no fixed number of rounds)
         return rounds
 
 
@@ -186,9 +192,9 @@ def _rolls_in(step: Step, ctx=None) -> int:
         return 1
     if step.kind == "repeat":
         if ctx is None:
-            return step.times * sum(_rolls_in(s) for s in step.steps)
+            return (step.times or 1) * sum(_rolls_in(s) for s in step.steps)
         n = 0
-        for _ in range(step.times):
+        for _ in range(step.times or 1):
             if step.condition is not None and not step.condition(ctx):
                 break
             n += sum(_rolls_in(s, ctx) for s in step.steps)

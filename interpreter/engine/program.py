@@ -18,8 +18,9 @@ from ..model.scoring import Scorer
 CHANCE = -1
 TERMINAL = -2
 _CONTAINERS = ("repeat", "each_player")
-ROLL, KEEP, WRITE, ANNOUNCE = range(4)  # the kinds of leaf step
-_KINDS = {"roll": ROLL, "keep": KEEP, "write": WRITE, "announce": ANNOUNCE}
+ROLL, KEEP, WRITE, ANNOUNCE, BANK = range(5)  # the kinds of leaf step
+_KINDS = {"roll": ROLL, "keep": KEEP, "write": WRITE, "announce": ANNOUNCE, "bank": BANK}
+UNBOUNDED = 2 ** 62  # the passes of a repeat without `times`: it runs until it is left
 
 
 # The instructions of a compiled phase tree (see `_Tables._compile_flow`). The engine dispatches on
@@ -40,6 +41,7 @@ class Leaf:
     plans: dict | None  # a write's plans by dice (Scorer.plans_for), where they do not depend on the roll number
     ends_repeat: bool  # followed by the end of a repeat whose body begins with a roll or keep
     ruled: bool  # a keep whose dice are limited by a rule (`allowed:`) or stay aside (`locked`)
+    luck: bool  # a roll with a bust, effects or hot dice, or a keep with effects (the slow path: `Luck`)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -167,7 +169,7 @@ class _Tables:
                     program.append([Leaf, child, _KINDS[child.kind], pc, pc + 1, None, child.dice == "all",
                                     bool(child.can_stop), ruled])
             loop_end[container.id] = len(program)
-            program.append([Turns, slot, body] if each else [Loop, slot, container.times, body])
+            program.append([Turns, slot, body] if each else [Loop, slot, container.times or UNBOUNDED, body])
 
         if root.steps:
             emit(root, ())
@@ -180,6 +182,10 @@ class _Tables:
         self.turn_end = (loop_end[each.id], tuple(self.slots[s.id] for s in each.walk() if s is not each and
                                                   s.kind in _CONTAINERS)) \
             if each is not None and each.id in loop_end and writes_per_player(self.model) is None else None
+        # where a turn ends at once (a bust): the end of the each_player, the repeats inside it reset
+        self.turn_over = (loop_end[each.id], tuple(self.slots[s.id] for s in each.walk() if s is not each and
+                                                   s.kind in _CONTAINERS)) \
+            if each is not None and each.id in loop_end else None
         for pc, path in self.paths.items():
             inner = max((d for d, (c, _) in enumerate(path) if c.kind == "repeat"), default=None)
             if inner is None:
@@ -203,8 +209,10 @@ class _Tables:
                 plans = None  # a write's plans, where the roll number does not matter
                 if kind == WRITE and not self.scorer._turn_matters and self.scorer.simple and not self.announces:
                     plans = self.scorer.plans_for(step)
+                luck = (kind == ROLL and (step.bust is not None or step.hot_dice or bool(step.effects))) or (
+                    kind == KEEP and bool(step.effects))
                 final[pc] = Leaf(step, kind, pc, after, stop, all_dice, can_stop, leaf_at(pc + 1), roll_all, plans,
-                                 pc + 1 in repeat_ends, ruled)
+                                 pc + 1 in repeat_ends, ruled, luck)
         for pc, op in enumerate(program):
             cls = op[0]
             if cls is Start:

@@ -7,7 +7,7 @@ from ..model.dice import canonical
 from ..model.errors import IllegalActionError, Message, SaveFileError, as_message, did_you_mean
 from ..model.frozen import Model
 from typing import Self
-from .program import Frame, contains, multiset_of, tables
+from .program import UNBOUNDED, Frame, contains, multiset_of, tables
 
 class Saves:
     """GameState.to_json and GameState.from_json."""
@@ -127,7 +127,7 @@ class Saves:
         if pc is None or [(f.step, f.index) for f in frames] != list(t.paths[pc]):
             raise bad("the saved position is not a step of the model")
         for f in frames:
-            bound = len(self.players) if f.step.kind == "each_player" else f.step.times
+            bound = len(self.players) if f.step.kind == "each_player" else f.step.times or UNBOUNDED
             if not 0 <= f.iteration < max(bound, 1):
                 raise bad("pass {number} of '{step}' is beyond its {bound}", number=f.iteration + 1, step=f.step.id, bound=bound)
             if f.step.kind == "each_player" and f.iteration != self.player:

@@ -21,12 +21,13 @@ from ..model.scoring import Option
 from .program import CHANCE, TERMINAL, Leaf, tables
 from .flow import Flow
 from .keeping import Keeping
+from .luck import Luck
 from .saves import Saves
 from .writing import Writing
-from .program import ANNOUNCE, KEEP, ROLL, WRITE
+from .program import ANNOUNCE, BANK, KEEP, ROLL, WRITE
 
 
-class GameState(Flow, Keeping, Writing, Saves):
+class GameState(Flow, Keeping, Writing, Luck, Saves):
     """One game of a model in progress.
 
     The position is a leaf instruction of the model's compiled phase tree plus a pass counter
@@ -61,6 +62,8 @@ class GameState(Flow, Keeping, Writing, Saves):
         self.announced: str | None = None  # the write target announced this turn (an announce step)
         self.roll_number = 0
         self.ended_by: int | None = None  # the player whose write met the model's end_if
+        self.turns_begun = 0  # how many turns have begun (a look-ahead sees a turn end by it)
+        self._ending: int | None = None  # once end_if held with `end: round|last_turn`: -1 (the round), or last turns left
         self.last_cell: str | None = None  # the cell the last write filled
         self._n_boxes = len(model.cells)  # the sheet is full when every cell is
         self._program, self._keeps, self._merge = t.program, t._keeps, t.merge  # (saves a lookup per move)
@@ -117,7 +120,8 @@ class GameState(Flow, Keeping, Writing, Saves):
 
     def dice_to_roll(self) -> int:
         """How many dice the pending roll throws."""
-        return self.model.n_dice if self._op.all_dice else self.model.n_dice - len(self.kept)
+        op = self._op
+        return self.model.n_dice if op.all_dice or (op.luck and self.rolls_all(op)) else self.model.n_dice - len(self.kept)
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         """Each possible result of the pending roll with its probability."""
@@ -137,6 +141,8 @@ class GameState(Flow, Keeping, Writing, Saves):
         if op is None or op.kind is not ROLL:
             raise IllegalActionError("no dice are to be rolled now")
         all_dice = op.roll_all
+        if all_dice is None and op.luck and self.rolls_all(op):  # hot dice: every die is rolled again
+            all_dice = (None, self._t.draw[0])
         if all_dice is not None:
             cum, rolls, total = all_dice[1]
         elif self.kept and self._t.grouped:  # dice that differ: the groups' dice not kept
@@ -158,6 +164,8 @@ class GameState(Flow, Keeping, Writing, Saves):
             return (entry[0] if op.can_stop else entry[1])[:]  # a copy: the cached list stays as it is
         if kind is ANNOUNCE:
             return self._announce_options()
+        if kind is BANK:
+            return self._bank_options()
         if kind is WRITE:
             writes, plan = self._writes, self._plan
             if plan is not None:  # the plan's boxes that are open
@@ -176,7 +184,9 @@ class GameState(Flow, Keeping, Writing, Saves):
         if op is None:
             raise IllegalActionError("the game is over")
         kind = op.kind
-        if kind is ROLL:
+        if op.luck and kind is ROLL:
+            self._apply_luck_roll(op, action)
+        elif kind is ROLL:
             all_dice = op.roll_all
             try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
                 faces = action.faces
@@ -223,14 +233,19 @@ class GameState(Flow, Keeping, Writing, Saves):
                 self._stop(op)  # keeping every die is stopping
             else:
                 self.kept = keep
+                before = self.held
                 if op.ruled and op.step.locked:
                     self.held = keep
+                if op.luck and self._keep_effects(op, keep, before):
+                    return  # the game has ended
                 if op.next_leaf is not None:
                     self._op = op.next_leaf
                 else:
                     self._run(op.after)
         elif kind is ANNOUNCE:
             self._apply_announce(op, action)
+        elif kind is BANK:
+            self._apply_bank(op, action)
         elif type(action) is Stop and op.step.optional:
             if not self._may_pass(op):
                 raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)

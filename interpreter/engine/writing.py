@@ -52,17 +52,13 @@ class Writing:
             return
         if op.step.effects:
             self._apply_effects(op.step, box)
-        end_if = self.model.end_if
-        if end_if is not None and end_if(self.scorer.context(self.dice, sheet, box, self.roll_number,
-                                                             self.counters_of(player))):
-            self.ended_by = player
-            self._run(self._t.end)
-        else:
+        if not self._ends(player, box):
             self._run(op.after)
 
-    def _apply_effects(self, step: Step, box: str, writer: int | None = None) -> None:
-        """A write's effects, in order: counters of the writer, of every other player or of all
-        (a game counter has one value), each kept within its bounds."""
+    def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:
+        """A step's effects, in order: counters of the writer, of every other player or of all
+        (a game counter has one value), each kept within its bounds. A keep's effects see the dice
+        kept and those set aside before (`aside` is the difference)."""
         me, n = self.player if writer is None else writer, len(self.players)
         sheet = self.sheets[me]
         for effect in step.effects:
@@ -76,6 +72,7 @@ class Writing:
                 ctx = self.scorer.context(self.dice, sheet, box, self.roll_number)
                 ctx.counters = self.counters_of(me if p is None else p)
                 ctx.my_turn = me == self.player
+                ctx.kept, ctx.held = kept, self.held if held is None else held
                 if effect.when is not None and not effect.when(ctx):
                     continue
                 store = self.game_counters if p is None else self.counter_values[p]
@@ -127,12 +124,9 @@ class Writing:
         if step.effects:
             for p, box in written:
                 self._apply_effects(step, box, p)
-        end_if = self.model.end_if
-        if end_if is not None:
+        if self.model.end_if is not None:
             for p, box in written:
-                if end_if(self.scorer.context(self.dice, self.sheets[p], box, self.roll_number, self.counters_of(p))):
-                    self.ended_by = p
-                    self._run(self._t.end)
+                if self._ends(p, box):
                     return None
         return op.after
 

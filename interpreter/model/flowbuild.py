@@ -22,7 +22,7 @@ class FlowBuilder:
                       line=self.step_ids[sid].line)
         self.step_ids.setdefault(sid, node.value_pos["id"])
         times = None
-        if kind == "repeat":
+        if kind == "repeat" and "times" in node:  # without times: until it is left (a stop, bank, bust, the end)
             c = self._compile(node["times"], "number", set(), Message("the 'times' of step '{step}'", {"step": str(node["id"])}),
                               node.value_pos["times"])
             times = c(Context()) if c else 1
@@ -39,14 +39,22 @@ class FlowBuilder:
             allowed = self._compile(node["allowed"], "bool", ALL_DEPS | {"counter"}, Message("a write rule"), node.value_pos["allowed"])
         if kind == "keep" and "allowed" in node:  # cached per (roll, dice set aside): it reads nothing else
             allowed = self._compile(node["allowed"], "bool", {"dice", "keep"}, Message("a keep rule"), node.value_pos["allowed"])
+        if kind == "bank" and "allowed" in node:
+            allowed = self._compile(node["allowed"], "bool", {"dice", "sheet", "turn", "counter", "keep"},
+                                    Message("a bank rule"), node.value_pos["allowed"])
+        bust = None
+        if kind == "roll" and "bust" in node:
+            bust = self._compile(node["bust"], "bool", {"dice", "sheet", "turn", "counter", "keep"},
+                                 Message("a bust condition"), node.value_pos["bust"])
         if kind == "repeat" and "while" in node:
             condition = self._compile(node["while"], "bool", {"dice", "sheet", "turn", "announce", "counter"},
                                       Message("a while condition"), node.value_pos["while"])
             if condition is not None and not condition.deps and condition(Context()) is True:
                 condition = None  # the chosen options make it always hold: a plain repeat
-        for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep")),
-                            ("rule", ("write", "keep", "repeat")), ("locked", ("keep",)), ("while", ("repeat",)),
-                            ("optional", ("announce", "write")), ("by", ("write",))):
+        for key, owners in (("dice", ("roll",)), ("can_stop", ("keep",)), ("allowed", ("write", "keep", "bank")),
+                            ("rule", ("write", "keep", "repeat", "bank", "roll")), ("locked", ("keep",)), ("while", ("repeat",)),
+                            ("optional", ("announce", "write")), ("by", ("write",)), ("bust", ("roll",)),
+                            ("hot_dice", ("roll",))):
             if key in node and kind not in owners:
                 self.fail("'{key}' belongs to a {owner} step, not a {kind} step", node.key_pos[key], key=key,
                           owner=Either(owners), kind=kind)
@@ -55,10 +63,10 @@ class FlowBuilder:
             self.fail("'otherwise' belongs to a write step, not a {kind} step", node.key_pos["otherwise"], kind=kind)
         effects = ()
         if "effects" in node:
-            if kind != "write":
-                self.fail("'effects' belong to a write step, not a {kind} step", node.key_pos["effects"], kind=kind)
+            if kind not in ("write", "roll", "keep", "bank"):
+                self.fail("'effects' belong to a write, roll, keep or bank step, not a {kind} step", node.key_pos["effects"], kind=kind)
             else:
-                effects = self._effects(node["effects"])
+                effects = self._effects(node["effects"], kind)
         return Step(str(node["id"]), kind, self._text(node["name"]), children, times,
                     str(node["dice"]) if "dice" in node else None, bool(node.get("can_stop", False)),
                     allowed, self._variant(node["rule"], []) if "rule" in node else None, node.pos,
@@ -66,7 +74,7 @@ class FlowBuilder:
                     node.value_pos.get("times") if kind == "repeat" else None,
                     bool(node.get("locked", False)) and kind == "keep", condition,
                     self._optional(node, kind), effects, str(node.get("by", "active")),
-                    self._pass_rule(node, kind))
+                    self._pass_rule(node, kind), bust, bool(node.get("hot_dice", False)) and kind == "roll")
 
     def _optional(self, node: Node, kind: str) -> bool:
         """announce or write: the player may also choose nothing (`optional: true`, or a condition)."""
@@ -83,7 +91,7 @@ class FlowBuilder:
 
     def _check_flow(self, flow: Step) -> None:
         kinds = [s.kind for s in flow.walk()]
-        if "write" not in kinds:
+        if "write" not in kinds and "bank" not in kinds:  # a game scored by counters banks them
             self.fail("the flow never writes into a box, so the game cannot progress", flow.pos)
         if kinds.count("each_player") != 1:
             self.fail("the flow needs exactly one each_player step (whose turn it is)", flow.pos)
@@ -95,7 +103,7 @@ class FlowBuilder:
             if step.dice == "unkept" and not rolled:
                 self.fail("step '{step}' rolls the unkept dice before any dice were rolled", step.pos, step=step.id)
             return True
-        if step.kind == "announce":
+        if step.kind in ("announce", "bank"):
             if not inside_player:
                 self.fail("step '{step}' is a player's decision outside the each_player step", step.pos, step=step.id)
             return rolled

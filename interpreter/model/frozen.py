@@ -166,10 +166,10 @@ class Step:
     """A node of the phase tree. Containers (repeat, each_player) have `steps`."""
 
     id: str
-    kind: str  # repeat each_player roll keep announce write
+    kind: str  # repeat each_player roll keep announce write bank
     name: Text
     steps: tuple["Step", ...] = ()
-    times: int | None = None
+    times: int | None = None  # repeat: None runs until it is left (a stop, bank, bust or the end of the game)
     dice: str | None = None  # roll: 'all' or 'unkept'
     can_stop: bool = False
     allowed: Compiled | None = None  # write: may `target` take the dice; keep: may `kept` be kept
@@ -183,6 +183,8 @@ class Step:
     effects: tuple[Effect, ...] = ()  # write: counters changed after the write
     by: str = "active"  # write: who takes it on the roll: active | others | all (see engine.acting)
     may_pass: Compiled | None = None  # write with `optional: EXPR`: passing is allowed only while it holds
+    bust: Compiled | None = None  # roll: the turn ends at once, its turn counters lost, when this holds after the roll
+    hot_dice: bool = False  # roll: when every die is set aside, all dice are rolled again
 
     def walk(self):
         """This step and every step below it, depth first."""
@@ -235,6 +237,7 @@ class Model:
     counters: tuple[Counter, ...] = ()  # numbers that outlive a turn (only those the model reads or changes)
     dice_groups: tuple[DiceGroup, ...] = ()  # empty: one group of n_dice dice with `faces` faces
     ahead_if: Compiled | None = None  # `winner.ahead_if`: players for whom it holds at the end rank first
+    end: str = "now"  # once end_if holds: now, round (the round is finished) or last_turn (the others play one more turn)
 
     @property
     def groups(self) -> tuple[tuple[int, int], ...]:

@@ -204,7 +204,8 @@ class _Builder(FlowBuilder):
         definitions = {}
         for name in d.get("define", {}):
             c = self._compile(d["define"][name], ("number", "bool", "list", "box", "boxes", "string", "section"),
-                              ALL_DEPS | {"counter"}, Message("definition '{name}'", {"name": name}), d["define"].value_pos[name])
+                              ALL_DEPS | {"counter", "keep", "announce"}, Message("definition '{name}'", {"name": name}),
+                              d["define"].value_pos[name])
             if c:
                 definitions[name] = c
         end_if = self._compile(d["end_if"], "bool", {"dice", "sheet", "turn", "counter"}, "end_if", d.value_pos["end_if"]) if "end_if" in d else None
@@ -235,8 +236,9 @@ class _Builder(FlowBuilder):
             also_known_as={lang: tuple(str(n) for n in (d.get("also_known_as") or {}).get(lang, ()))
                            for lang in LANGUAGES},
             counters=self._used_counters(counters, flow, bonuses, ranking,
-                                         [b.score for b in boxes.values()] + [end_if, ahead_if]),
-            ahead_if=ahead_if,
+                                         [b.score for b in boxes.values()] + [end_if, ahead_if]
+                                         + [s.bust for s in flow.walk()]),
+            ahead_if=ahead_if, end=str(d.get("end", "now")),
         )
         from .soundness import check_soundness  # it scores rolls, so it needs the built model
         problems = check_soundness(model)
@@ -261,12 +263,13 @@ class _Builder(FlowBuilder):
             out.append(Counter(cid, self._text(c["name"]), str(c.get("per", "player")), start, least, most, c.pos))
         return tuple(out)
 
-    def _effects(self, nodes) -> tuple[Effect, ...]:
-        """A write step's effects; those the chosen options rule out (`when` always false) are left out."""
+    def _effects(self, nodes, kind: str = "write") -> tuple[Effect, ...]:
+        """A step's effects; those the chosen options rule out (`when` always false) are left out. A
+        keep's and a roll's effects may read the dice set aside (`aside`, `held`, `rolled`)."""
         out = []
         known = getattr(self.compiler.scope, "counters", {})
         per = {str(c["id"]): str(c.get("per", "player")) for c in self.data.get("counters", [])}
-        seen = ALL_DEPS | {"counter"}
+        seen = ALL_DEPS | {"counter"} | ({"keep"} if kind in ("keep", "roll", "bank") else set())
         for e in nodes:
             cid = str(e["counter"])
             if cid not in known:

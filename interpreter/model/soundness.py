@@ -47,7 +47,7 @@ def check_soundness(model: Model) -> list[RulebookError]:
         if marker is not None and marked(marker):
             errors = []
         else:
-            errors = _check_counts(model) + _check_announce_writes(model)
+            errors = _check_ends(model) + _check_counts(model) + _check_announce_writes(model)
             if not errors:
                 errors = _check_writes(model)
             if not errors and marker is not None:
@@ -92,9 +92,14 @@ def writes_per_player(model: Model) -> int | None:
     turn = next((s for s in model.flow.walk() if s.kind == "each_player"), None)
     if turn is None:
         return None
-    rounds = prod(s.times or 1 for s in model.flow.ancestors(turn) if s.kind == "repeat")
+    outer = [s for s in model.flow.ancestors(turn) if s.kind == "repeat"]
+    if any(s.times is None for s in outer):  # rounds until the game ends: no fixed number
+        return None
+    rounds = prod(s.times or 1 for s in outer)
     total = 0
     for step in turn.walk():
+        if step.kind == "repeat" and step.times is None and any(s.kind == "write" for s in step.walk()):
+            return None  # writes in a repeat that runs until it is left
         if step.kind != "write":
             continue
         if step.optional or step.by != "active":  # a player may pass, or writes on others' rolls
@@ -106,6 +111,52 @@ def writes_per_player(model: Model) -> int | None:
             return None
         total += prod(s.times or 1 for s in loops)
     return rounds * total
+
+
+def _check_ends(model: Model) -> list[RulebookError]:
+    """3. **Every repeat can end**: a repeat without `times` that holds the turns needs something that
+    ends the game (`end_if`, its `while:`, or a write every turn makes, so the sheets fill up); one
+    inside a turn needs a way out (a bank or stop decision, a bust that some roll meets, its `while:`,
+    or a write every pass makes). A flow that can never end is refused at the repeat."""
+    turn = next((s for s in model.flow.walk() if s.kind == "each_player"), None)
+    errors: list[RulebookError] = []
+    for step in model.flow.walk():
+        if step.kind != "repeat" or step.times is not None or step.condition is not None:
+            continue
+        if turn is not None and any(s is turn for s in step.walk()):
+            if model.end_if is None and not (model.cells and _writes_every_pass(turn)):
+                errors.append(ModelError("repeat '{step}' has no 'times' and nothing ends the game, so it would never end",
+                                         step.pos, "give it 'times', or the model an 'end_if'", step=step.id))
+        elif not _can_leave(model, step):
+            errors.append(ModelError("repeat '{step}' has no 'times' and no way out, so the turn would never end",
+                                     step.pos, "give it 'times' or 'while', a bank or stop decision, or a roll that can bust",
+                                     step=step.id))
+    return errors
+
+
+def _writes_every_pass(step: Step) -> bool:
+    """Whether every pass through the step writes: a compulsory write of the active player directly
+    in it (not inside a repeat that may be left before it)."""
+    return any(s.kind == "write" and s.by == "active" and not s.optional for s in step.steps)
+
+
+def _can_leave(model: Model, repeat: Step) -> bool:
+    """A way out of a repeat inside a turn: a bank or stop decision, a bust some roll meets, a write
+    every pass makes (a full sheet ends the turn)."""
+    from .scoring import Scorer
+    for s in repeat.walk():
+        if s.kind == "bank" or (s.kind == "keep" and s.can_stop):
+            return True
+        if s.kind == "roll" and s.bust is not None:
+            scorer = Scorer(model)
+            for dice in group_rolls(model.groups):
+                try:
+                    ctx = scorer.context(dice, {}, None, 1)
+                    if s.bust(ctx):
+                        return True
+                except Exception:  # noqa: BLE001 - a condition that needs more than a first roll: not this roll
+                    continue
+    return _writes_every_pass(repeat)
 
 
 def _check_counts(model: Model) -> list[RulebookError]:
@@ -234,5 +285,5 @@ def _rolls_per_turn(model: Model) -> int:
 
     def rolls(step: Step) -> int:
         inner = sum(rolls(c) for c in step.steps)
-        return (1 if step.kind == "roll" else 0) + (step.times * inner if step.kind == "repeat" else inner)
+        return (1 if step.kind == "roll" else 0) + ((step.times or 1) * inner if step.kind == "repeat" else inner)
     return max(1, rolls(turn))

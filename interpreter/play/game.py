@@ -92,6 +92,7 @@ class Event:
     points: int | None = None  # for writes
     bonus: int = 0
     passed: bool = False  # a stop at a write step: the player wrote nothing (an optional write)
+    banked: bool = False  # a stop at a bank step: the player banked
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "move": str(self.action)}
@@ -133,7 +134,8 @@ class Game:
         step = state.step()
         bonus_before = sum(state.awards[player].values())
         state.apply(action)
-        event = Event(player, action, passed=isinstance(action, Stop) and step is not None and step.kind == "write")
+        event = Event(player, action, passed=isinstance(action, Stop) and step is not None and step.kind == "write",
+                      banked=isinstance(action, Stop) and step is not None and step.kind == "bank")
         if isinstance(action, Write):
             event.points = state.sheets[player][state.last_cell]
             event.bonus = sum(state.awards[player].values()) - bonus_before

@@ -15,6 +15,7 @@ import numpy as np
 from ..engine.actions import Action, Keep, Stop, Write
 from ..engine.state import GameState
 from ..engine.turn import turn_tables
+from .luck import LuckPlanner, pushes_luck
 
 
 class Player(Protocol):
@@ -144,7 +145,15 @@ class PlannerBot:
         r = tt.roll_index[state.dice]
         return {b: float(self._table[i, r]) for i, b in enumerate(self._boxes) if np.isfinite(self._table[i, r])}
 
+    # a turn of no fixed length (see luck.py): this bot's look-ahead; the strong bot looks further
+    LUCK = (0, 1, False)  # (rolls looked ahead after a keep, after a bank decision, banks to win)
+
     def choose(self, state: GameState) -> Action:
+        if pushes_luck(state.model):
+            luck = self.__dict__.get("_luck")
+            if luck is None:
+                luck = self._luck = LuckPlanner(*self.LUCK)
+            return luck.choose(state, self.choose_write_now)
         step = state.step()
         if step.kind == "announce":
             return self._announce(state)
@@ -366,7 +375,7 @@ def max_rerolls(model) -> int:
 
     def rolls(step) -> int:
         inner = sum(rolls(c) for c in step.steps)
-        return (1 if step.kind == "roll" else 0) + (step.times * inner if step.kind == "repeat" else inner)
+        return (1 if step.kind == "roll" else 0) + ((step.times or 1) * inner if step.kind == "repeat" else inner)
     return max(0, rolls(turn) - 1)
 
 

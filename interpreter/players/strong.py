@@ -22,6 +22,7 @@ import numpy as np
 from ..solver.abstraction import NotSolvable, unit_ids
 from ..model.frozen import Model
 from .base import PlannerBot, careful_write_now
+from .luck import pushes_luck
 from ..solver.solve import Limits, solve, solved
 from ..solver.space import Space, Table
 from ..solver.cache import cache_key
@@ -91,6 +92,8 @@ def solved_parts(model: Model, progress=None, max_states: int = PART_STATES) -> 
 class StrongBot(PlannerBot):
     """Plans each turn exactly against the sum of the parts' exact values of the sheet."""
 
+    LUCK = (1, 1, True)  # a turn of no fixed length: a keep weighed with the bank decision after it; banks to win
+
     def choose_write_now(self, state: GameState):
         """A write its plans cannot read (dice groups, writes others take or may pass): this roll's
         points, less 1 for every box the write closes for good (`players.careful_write_now`)."""
@@ -100,6 +103,9 @@ class StrongBot(PlannerBot):
         super().__init__()
         self.model = model
         self.full = None  # the real rules as a Space, where the whole sheet can be one (else the engine's scorer)
+        self.parts, self.owner, self._immediates = [], {}, {}
+        if pushes_luck(model):  # its turns are looked ahead through the engine (luck.py), no parts to solve
+            return
         try:
             self.parts = solved_parts(model, progress, max_states)
             try:

@@ -44,6 +44,11 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
     open box chosen after it), and sections that do not add to the total are allowed (their
     points count only through the bonuses that read them)."""
     turn = next(s for s in model.flow.walk() if s.kind == "each_player")
+    for step in model.flow.walk():  # push your luck: no fixed number of turns or rolls
+        if (step.kind == "repeat" and step.times is None) or step.kind == "bank" or step.bust is not None:
+            raise NotSolvable("the solver cannot yet solve a game of no fixed length (step '{step}': a repeat "
+                              "without times, a bank or a bust); play it with the greedy or strong player",
+                              step.pos, step=step.id)
     leaves: list[Step] = []
 
     def flatten(step: Step, times: int = 1) -> None:

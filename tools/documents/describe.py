@@ -83,12 +83,18 @@ def edge_text(step: Step, model: Model, lang: str, which: str) -> str:
     return _render(step, model, lang, which)
 
 
-def effect_words(effect, model: Model, lang: str) -> dict[str, str]:
-    """A write's effect on a counter: {"sentence": for the rule pages, "label": for the diagram}."""
+#: who does what an effect follows from, per step kind and language (the subject of its sentence)
+DOER = {"en": {"write": "The write", "roll": "The roll", "keep": "Setting dice aside", "bank": "Banking"},
+        "de": {"write": "Der Eintrag", "roll": "Der Wurf", "keep": "Das Beiseitelegen", "bank": "Das Sichern"},
+        "nl": {"write": "De invulling", "roll": "De worp", "keep": "Het opzij leggen", "bank": "Het veiligstellen"}}
+
+
+def effect_words(effect, model: Model, lang: str, kind: str = "write") -> dict[str, str]:
+    """A step's effect on a counter: {"sentence": for the rule pages, "label": for the diagram}."""
     check_lang(lang)
     counter = next(c for c in model.counters if c.id == effect.counter)
     facts = {"counter": counter.name[lang], "whose": "game" if counter.per == "game" else effect.players,
-             "rule": effect.rule[lang] if effect.rule else ""}
+             "rule": effect.rule[lang] if effect.rule else "", "kind": kind, "doer": DOER[lang].get(kind, DOER[lang]["write"])}
     return {part: template(EFFECT[lang][part]).render(**facts).strip() for part in ("sentence", "label")}
 
 
@@ -131,7 +137,7 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
         "cols": [{"name": c.name[lang], "mult": c.multiplier, "order": c.order} for c in model.columns
                  if c.multiplier != 1 or c.order != "free"],
         # turn rules: a keep rule, dice that stay aside, a repeat's while, an announcement
-        "ruled": step.kind == "keep" and step.allowed is not None,
+        "ruled": step.kind in ("keep", "bank") and step.allowed is not None,
         "locked": step.locked,
         "condition": step.condition is not None,
         "rule": step.rule[lang] if step.rule else "",
@@ -141,10 +147,16 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
         "rows": [s.name[lang] for s in model.sections if s.order == "row"] if step.kind == "write" else [],
         "acols": [c.name[lang] for c in model.columns if c.order == "announced"],
         "announces": any(s.kind == "announce" for s in model.flow.walk()),
-        "effects": [effect_words(e, model, lang) for e in step.effects],
+        "effects": [effect_words(e, model, lang, step.kind) for e in step.effects],
+        # push your luck: a repeat without times, a roll that can bust, hot dice, a bank decision
+        "unbounded": step.kind == "repeat" and step.times is None,
+        "banks": any(s.kind == "bank" for s in step.walk()),
+        "busts": step.bust is not None if step.kind == "roll" else any(s.bust is not None for s in step.walk()),
+        "bust_rule": (step.rule[lang] if step.rule else str(step.bust.text).strip()) if step.bust is not None else "",
+        "hot_dice": step.hot_dice,
     }
     facts["columns_text"] = template(COLUMNS[lang]).render(**facts).strip()
-    if step.kind in ("keep", "write", "announce"):
+    if step.kind in ("keep", "write", "announce", "bank"):
         facts["who"] = template(kind.templates[lang]["who"]).render(**facts).strip()
     for part in ("often", "bound", "choice", "notes"):
         source = kind.templates[lang].get(part)
@@ -174,6 +186,7 @@ def _end_facts(model: Model, lang: str) -> dict:
         "ties": [name[lang] for name, _ in model.ranking.tie_breaks] if model.ranking else [],
         "extreme": EXTREME[lang][model.winner == "lowest_total"], "early_end": model.end_if is not None,
         "bonuses": bool(model.bonuses),
+        "unbounded": any(s.kind == "repeat" and s.times is None for s in model.flow.ancestors(turn)), "end_mode": model.end,
     }
     facts["sentence"] = template(END[lang]["sentence"]).render(**facts).strip()
     return facts

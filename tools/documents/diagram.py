@@ -239,7 +239,8 @@ def _counters(g: graphviz.Digraph, model: Model, lang: str, changers: dict[str, 
                **_style("counter"), tooltip=_tooltip(counter_sentence(counter, lang)))
         for step in model.flow.walk():
             if step.id in changers and any(e.counter == counter.id for e in step.effects):
-                g.edge(changers[step.id], node, style="dashed", color=look.color, constraint="false")
+                g.edge(changers[step.id], node, style="dashed", color=look.color, constraint="false",
+                       **({"tailport": "e"} if step.kind != "write" else {}))  # (beside the loop labels above it)
         for _, (head, cluster) in readers.items():
             g.edge(node, head, style="dashed", color=look.color, constraint="false",
                    **({"lhead": cluster} if cluster else {}))

@@ -280,7 +280,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "players": w.players(model.min_players, model.max_players),
         "needs": ([w.group_needed(g.count, g.name[lang] if g.name else g.id, g.faces) for g in model.dice_groups]
                   if model.grouped else [w.dice_needed(model.n_dice, model.faces)])
-        + [w.sheet_needed(sheet_layout(model).cells), w._("a pen")],
+        + [w.sheet_needed(sheet_layout(model).cells) if model.cells else w._("paper to note each player's score"), w._("a pen")],
         "length": ([w.rounds(rounds_of(model))] if rounds_of(model) else [])
         + [w.rolls_per_turn(rolls.most, [c.name[lang] for c in model.counters if c.id in rolls.counters])]
         + [w.playing_time(playing_time(model, n), n) for n in sorted({model.min_players, min(2, model.max_players),
@@ -291,7 +291,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
         "flow": _step_tree(model.flow, model, lang),
         "write_rules": write_rules,
         "counters": [{"id": c.id, "name": c.name[lang], "sentence": describe.counter_sentence(c, lang),
-                      "effects": [describe.effect_words(e, model, lang)["sentence"]
+                      "effects": [describe.effect_words(e, model, lang, st.kind)["sentence"]
                                   for st in model.flow.walk() for e in st.effects if e.counter == c.id]}
                      for c in model.counters],
         "zero_writes": zero_writes(model, scorer),

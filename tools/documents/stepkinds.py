@@ -1,11 +1,11 @@
-"""The kinds of step of the phase tree (repeat, each_player, roll, keep, announce, write, and the end
+"""The kinds of step of the phase tree (repeat, each_player, roll, keep, announce, write, bank, and the end
 of the game): each one's role (loop, chance, decision, end), its look in a diagram (`ROLE_STYLES`)
 and its templates per language (`steptexts`); and the phrases the diagrams need beyond single steps."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .steptexts import ANNOUNCE, EACH_PLAYER, END, KEEP, REPEAT, ROLL, WRITE
+from .steptexts import ANNOUNCE, BANK, EACH_PLAYER, END, KEEP, REPEAT, ROLL, WRITE
 from .wording import check_lang, template
 
 @dataclass(frozen=True)
@@ -71,6 +71,7 @@ STEP_KINDS: dict[str, StepKind] = {
     "keep": StepKind("keep", "decision", KEEP),
     "announce": StepKind("announce", "decision", ANNOUNCE),
     "write": StepKind("write", "decision", WRITE),
+    "bank": StepKind("bank", "decision", BANK),
     "end": StepKind("end", "end", END),
 }
 

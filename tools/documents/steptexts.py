@@ -20,51 +20,60 @@ from __future__ import annotations
 REPEAT = {
     "en": {
         "often": """
-{%- if rounds %}{{ num(n) }} {{ 'round' if n == 1 else 'rounds' }}
+{%- if unbounded %}{{ 'rounds until the game ends' if rounds else 'as often as the player goes on' }}
+{%- elif rounds %}{{ num(n) }} {{ 'round' if n == 1 else 'rounds' }}
 {%- elif can_stop %}{{ 'at most once' if n == 1 else 'up to ' ~ freq(n) }}
 {%- else %}{{ freq(n) }}{% endif %}""",
         "bound": "{{ often }}{{ ', until no rolls are left' if until_out }}",
         "sentence": """
-{%- if rounds %}The game is played over {{ bound }}{% if not solo %}; in every round each player has one turn{% endif %}.
+{%- if unbounded and rounds %}The game is played in rounds until it ends{% if not solo %}; in every round each player has one turn{% endif %}.
+{%- elif unbounded %}This is repeated for as long as the player goes on: until they stop{{ ' or bank' if banks }}{{ ', or a roll busts' if busts }}.
+{%- elif rounds %}The game is played over {{ bound }}{% if not solo %}; in every round each player has one turn{% endif %}.
 {%- else %}This is repeated {{ bound }}{{ '; the player may also stop earlier' if until_out and can_stop }}.{% endif %}
 {%- if condition %} {{ rule if rule else 'It ends early as soon as its condition no longer holds.' }}{% endif %}""",
         "label": "↻ {{ name }}: {{ bound }}{{ ' (ends early when its condition fails)' if condition }}",
         "back": "{{ 'next round' if rounds else 'again' }}",
         "exit": """
-{%- if rounds %}after {{ bound }}{% elif until_out %}no rolls left{% endif %}""",
+{%- if unbounded and rounds %}when the game ends{% elif rounds %}after {{ bound }}{% elif until_out %}no rolls left{% endif %}""",
     },
     "de": {
         "often": """
-{%- if rounds %}{{ 'eine Runde' if n == 1 else num(n) ~ ' Runden' }}
+{%- if unbounded %}{{ 'Runden bis zum Spielende' if rounds else 'immer wieder, solange man weitermacht' }}
+{%- elif rounds %}{{ 'eine Runde' if n == 1 else num(n) ~ ' Runden' }}
 {%- elif can_stop %}{{ 'höchstens einmal' if n == 1 else 'bis zu ' ~ freq(n) }}
 {%- else %}{{ freq(n) }}{% endif %}""",
         "bound": "{{ often }}{{ ', bis keine Würfe mehr übrig sind' if until_out }}",
         "sentence": """
-{%- if rounds %}Gespielt wird über {{ bound }}{% if not solo %}; in jeder Runde ist jeder Spieler einmal am Zug{% endif %}.
+{%- if unbounded and rounds %}Gespielt wird in Runden, bis das Spiel endet{% if not solo %}; in jeder Runde ist jeder Spieler einmal am Zug{% endif %}.
+{%- elif unbounded %}Das wird wiederholt, solange man weitermacht: bis man aufhört{{ ' oder die Punkte sichert' if banks }}{{ ' oder ein Wurf alles verliert' if busts }}.
+{%- elif rounds %}Gespielt wird über {{ bound }}{% if not solo %}; in jeder Runde ist jeder Spieler einmal am Zug{% endif %}.
 {%- else %}Das wird {{ often }} wiederholt{{ ', bis keine Würfe mehr übrig sind' if until_out }}
 {{- '; man darf auch früher aufhören' if until_out and can_stop }}.{% endif %}
 {%- if condition %} {{ rule if rule else 'Es endet früher, sobald seine Bedingung nicht mehr gilt.' }}{% endif %}""",
         "label": "↻ {{ name }}: {{ bound }}{{ ' (endet früher, wenn die Bedingung nicht mehr gilt)' if condition }}",
         "back": "{{ 'nächste Runde' if rounds else 'noch einmal' }}",
         "exit": """
-{%- if rounds %}nach {{ 'einer Runde' if n == 1 else num(n) ~ ' Runden' }}
+{%- if unbounded and rounds %}wenn das Spiel endet{% elif rounds %}nach {{ 'einer Runde' if n == 1 else num(n) ~ ' Runden' }}
 {%- elif until_out %}keine Würfe mehr{% endif %}""",
     },
     "nl": {
         "often": """
-{%- if rounds %}{{ num(n) }} {{ 'ronde' if n == 1 else 'rondes' }}
+{%- if unbounded %}{{ 'rondes tot het spel afloopt' if rounds else 'zo vaak als de speler doorgaat' }}
+{%- elif rounds %}{{ num(n) }} {{ 'ronde' if n == 1 else 'rondes' }}
 {%- elif can_stop %}hooguit {{ freq(n) }}
 {%- else %}{{ freq(n) }}{% endif %}""",
         "bound": "{{ often }}{{ ', tot er geen worpen meer over zijn' if until_out }}",
         "sentence": """
-{%- if rounds %}Er {{ 'wordt' if n == 1 else 'worden' }} {{ bound }} gespeeld{% if not solo %}; in elke ronde is elke speler één keer aan de beurt{% endif %}.
+{%- if unbounded and rounds %}Er wordt in rondes gespeeld tot het spel afloopt{% if not solo %}; in elke ronde is elke speler één keer aan de beurt{% endif %}.
+{%- elif unbounded %}Dit wordt herhaald zolang de speler doorgaat: tot die stopt{{ ' of de punten veiligstelt' if banks }}{{ ' of een worp alles verliest' if busts }}.
+{%- elif rounds %}Er {{ 'wordt' if n == 1 else 'worden' }} {{ bound }} gespeeld{% if not solo %}; in elke ronde is elke speler één keer aan de beurt{% endif %}.
 {%- else %}Dit wordt {{ often }} herhaald{{ ', tot er geen worpen meer over zijn' if until_out }}
 {{- '; je mag ook eerder stoppen' if until_out and can_stop }}.{% endif %}
 {%- if condition %} {{ rule if rule else 'Het stopt eerder zodra de voorwaarde niet meer geldt.' }}{% endif %}""",
         "label": "↻ {{ name }}: {{ bound }}{{ ' (stopt eerder als de voorwaarde niet meer geldt)' if condition }}",
         "back": "{{ 'volgende ronde' if rounds else 'nog een keer' }}",
         "exit": """
-{%- if rounds %}na {{ bound }}{% elif until_out %}geen worpen meer{% endif %}""",
+{%- if unbounded and rounds %}als het spel afloopt{% elif rounds %}na {{ bound }}{% elif until_out %}geen worpen meer{% endif %}""",
     },
 }
 
@@ -100,8 +109,11 @@ ROLL = {
 {%- else %}{{ 'the die' if dice == 1 else 'both dice' if dice == 2 else 'all ' ~ num(dice) ~ ' dice' }}{% endif %}""",
         "sentence": """
 {%- if unkept %}{{ 'The die is rolled again unless it was kept.' if dice == 1 else 'The dice that were not kept are rolled again.' }}
-{%- else %}{{ choice|capfirst }} {{ 'is' if dice == 1 else 'are' }} rolled.{% endif %}""",
-        "label": "chance: {{ choice }}",
+{%- else %}{{ choice|capfirst }} {{ 'is' if dice == 1 else 'are' }} rolled.{% endif %}
+{%- if busts %} If the roll busts ({{ bust_rule }}), the turn ends at once and its turn total is lost.{% endif %}
+{%- if hot_dice %} When every die has been set aside, all of them are rolled again (hot dice).{% endif %}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "chance: {{ choice }}{{ '\nbust: ' ~ bust_rule if busts }}{{ '\nhot dice: all roll again' if hot_dice }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
     "de": {
         "who": "der Zufall",
@@ -110,8 +122,11 @@ ROLL = {
 {%- else %}{{ 'der Würfel' if dice == 1 else 'beide Würfel' if dice == 2 else 'alle ' ~ num(dice) ~ ' Würfel' }}{% endif %}""",
         "sentence": """
 {%- if unkept %}{{ 'Der Würfel wird neu geworfen, wenn er nicht behalten wurde.' if dice == 1 else 'Die Würfel, die nicht behalten wurden, werden neu geworfen.' }}
-{%- else %}{{ choice|capfirst }} {{ 'wird' if dice == 1 else 'werden' }} geworfen.{% endif %}""",
-        "label": "Zufall: {{ choice }}",
+{%- else %}{{ choice|capfirst }} {{ 'wird' if dice == 1 else 'werden' }} geworfen.{% endif %}
+{%- if busts %} Verliert der Wurf ({{ bust_rule }}), endet der Zug sofort, und seine Zugsumme verfällt.{% endif %}
+{%- if hot_dice %} Sind alle Würfel beiseitegelegt, werden alle wieder geworfen (heiße Würfel).{% endif %}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "Zufall: {{ choice }}{{ '\nverloren: ' ~ bust_rule if busts }}{{ '\nheiße Würfel: alle neu' if hot_dice }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
     "nl": {
         "who": "het toeval",
@@ -120,8 +135,11 @@ ROLL = {
 {%- else %}{{ 'de dobbelsteen' if dice == 1 else 'beide dobbelstenen' if dice == 2 else 'alle ' ~ num(dice) ~ ' dobbelstenen' }}{% endif %}""",
         "sentence": """
 {%- if unkept %}{{ 'De dobbelsteen wordt opnieuw gegooid als die niet is gehouden.' if dice == 1 else 'De dobbelstenen die niet zijn gehouden, worden opnieuw gegooid.' }}
-{%- else %}{{ choice|capfirst }} {{ 'wordt' if dice == 1 else 'worden' }} gegooid.{% endif %}""",
-        "label": "toeval: {{ choice }}",
+{%- else %}{{ choice|capfirst }} {{ 'wordt' if dice == 1 else 'worden' }} gegooid.{% endif %}
+{%- if busts %} Verliest de worp ({{ bust_rule }}), dan eindigt de beurt meteen en is het beurttotaal weg.{% endif %}
+{%- if hot_dice %} Zijn alle stenen opzij gelegd, dan worden ze allemaal opnieuw gegooid (hete stenen).{% endif %}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "toeval: {{ choice }}{{ '\nverloren: ' ~ bust_rule if busts }}{{ '\nhete stenen: alle opnieuw' if hot_dice }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
 }
 
@@ -144,9 +162,10 @@ KEEP = {
 {{- who|capfirst }} chooses which dice to keep{% if rolls_rest %} and rolls the rest again{% endif %}
 {%- if can_stop %}, or stops rolling{% endif %}.
 {%- if ruled %} Only the keeps the rule allows may be chosen.{% endif %}
-{%- if locked %} Dice set aside here stay aside for the rest of the turn.{% endif %}""",
+{%- if locked %} Dice set aside here stay aside for the rest of the turn.{% endif %}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": """{{ who }} chooses:\n{{ choice }}
-{{- '\ndice set aside stay aside' if locked }}""",
+{{- '\ndice set aside stay aside' if locked }}{% for e in effects %}\n{{ e.label }}{% endfor %}""",
         "stop": "{{ 'stop' if can_stop }}",
     },
     "de": {
@@ -158,9 +177,10 @@ KEEP = {
 {{- who|capfirst }}, wählt die Würfel, die liegen bleiben{% if rolls_rest %}, und wirft den Rest neu{% endif %}
 {%- if can_stop %} – oder hört auf zu würfeln{% endif %}.
 {%- if ruled %} Erlaubt ist nur, was die Regel zulässt.{% endif %}
-{%- if locked %} Hier beiseitegelegte Würfel bleiben für den Rest des Zuges liegen.{% endif %}""",
+{%- if locked %} Hier beiseitegelegte Würfel bleiben für den Rest des Zuges liegen.{% endif %}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": """{{ who }}, wählt:\n{{ choice }}
-{{- '\nbeiseitegelegte Würfel bleiben liegen' if locked }}""",
+{{- '\nbeiseitegelegte Würfel bleiben liegen' if locked }}{% for e in effects %}\n{{ e.label }}{% endfor %}""",
         "stop": "{{ 'aufhören' if can_stop }}",
     },
     "nl": {
@@ -172,9 +192,10 @@ KEEP = {
 {{- who|capfirst }}, kiest welke dobbelstenen blijven liggen{% if rolls_rest %} en gooit de rest opnieuw{% endif %}
 {%- if can_stop %}, of stopt met gooien{% endif %}.
 {%- if ruled %} Alleen wat de regel toestaat, mag worden gekozen.{% endif %}
-{%- if locked %} Stenen die hier opzij zijn gelegd, blijven de rest van de beurt liggen.{% endif %}""",
+{%- if locked %} Stenen die hier opzij zijn gelegd, blijven de rest van de beurt liggen.{% endif %}
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": """{{ who }}, kiest:\n{{ choice }}
-{{- '\nopzij gelegde stenen blijven liggen' if locked }}""",
+{{- '\nopzij gelegde stenen blijven liggen' if locked }}{% for e in effects %}\n{{ e.label }}{% endfor %}""",
         "stop": "{{ 'stoppen' if can_stop }}",
     },
 }
@@ -236,6 +257,36 @@ WRITE = {
     },
 }
 
+BANK = {  # push your luck: bank (the step's effects, the turn's rolling ends) or roll on
+    "en": {
+        "who": WHO["en"],
+        "choice": "bank, or roll on",
+        "sentence": """
+{{- who|capfirst }} banks, which ends the rolling, or rolls on{{ ' (banking only when the rule allows it)' if ruled }}.
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "{{ who }} chooses:\n{{ choice }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
+        "stop": "bank",
+    },
+    "de": {
+        "who": WHO["de"],
+        "choice": "Punkte sichern oder weiterwürfeln",
+        "sentence": """
+{{- who|capfirst }}, sichert die Punkte, womit das Würfeln endet, oder würfelt weiter{{ ' (sichern nur, wenn die Regel es erlaubt)' if ruled }}.
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "{{ who }}, wählt:\n{{ choice }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
+        "stop": "sichern",
+    },
+    "nl": {
+        "who": WHO["nl"],
+        "choice": "de punten veiligstellen of doorgooien",
+        "sentence": """
+{{- who|capfirst }}, stelt de punten veilig, waarmee het gooien stopt, of gooit door{{ ' (veiligstellen alleen als de regel het toestaat)' if ruled }}.
+{%- for e in effects %} {{ e.sentence }}{% endfor %}""",
+        "label": "{{ who }}, kiest:\n{{ choice }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
+        "stop": "veiligstellen",
+    },
+}
+
 COLUMNS = {  # a list of column names in a sentence
     "en": """{% if acols|length == 1 %}the column “{{ acols[0] }}”{% else %}the columns
 {%- for c in acols %} “{{ c }}”{{ ' and' if loop.revindex == 2 else ',' if not loop.last }}{% endfor %}{% endif %}""",
@@ -278,9 +329,11 @@ de worp van deze beurt moet dan daar worden ingevuld.
 END = {
     "en": {
         "sentence": """
-{%- if total_rounds == 1 %}After one round{% else %}After {{ num(total_rounds) }} rounds{% endif %}
+{%- if unbounded %}The game has no fixed number of rounds: it ends {{ 'as soon as the end condition holds' if end_mode == 'now' else 'at the end of the round in which the end condition first holds' if end_mode == 'round' else 'once the end condition holds and every other player has had one more turn' }}; \
+{%- else %}{% if total_rounds == 1 %}After one round{% else %}After {{ num(total_rounds) }} rounds{% endif %}
 {%- if fills_sheet %}, when every box is filled,{% endif %} the game ends
-{%- if early_end %} (or at once, when a write meets the end condition){% endif %}; \
+{%- if early_end %} (or {{ 'at once, when a write meets the end condition' if end_mode == 'now' else 'at the end of the round in which the end condition first holds' if end_mode == 'round' else 'once the end condition holds and every other player has had one more turn' }}){% endif %}; \
+{%- endif %}
 {%- if score_name %}{% if solo %} the aim is the {{ extreme }} score in “{{ score_name }}”{% else %} the player with the {{ extreme }} score in “{{ score_name }}” wins{% endif %}
 {%- for tie in ties %}; if that is equal, “{{ tie }}” decides{% endfor %}.
 {%- else %}{% if solo %} the aim is the {{ extreme }} total{% else %} the player with the {{ extreme }} total wins{% endif %} \
@@ -289,9 +342,11 @@ END = {
     },
     "de": {
         "sentence": """
-{%- if total_rounds == 1 %}Nach einer Runde{% else %}Nach {{ num(total_rounds) }} Runden{% endif %}
+{%- if unbounded %}Das Spiel hat keine feste Zahl von Runden: Es endet {{ 'sofort, wenn die Endbedingung erfüllt ist' if end_mode == 'now' else 'am Ende der Runde, in der die Endbedingung erfüllt wird' if end_mode == 'round' else 'wenn die Endbedingung erfüllt ist und jeder andere Spieler noch einen Zug hatte' }}; \
+{%- else %}{% if total_rounds == 1 %}Nach einer Runde{% else %}Nach {{ num(total_rounds) }} Runden{% endif %}
 {%- if fills_sheet %}, wenn alle Felder ausgefüllt sind,{% endif %} ist das Spiel zu Ende
-{%- if early_end %} (oder sofort, wenn ein Eintrag die Endbedingung erfüllt){% endif %}; \
+{%- if early_end %} (oder {{ 'sofort, wenn ein Eintrag die Endbedingung erfüllt' if end_mode == 'now' else 'am Ende der Runde, in der die Endbedingung erfüllt wird' if end_mode == 'round' else 'wenn die Endbedingung erfüllt ist und jeder andere Spieler noch einen Zug hatte' }}){% endif %}; \
+{%- endif %}
 {%- if score_name %}{% if solo %} das Ziel ist der {{ extreme }} Wert bei „{{ score_name }}“{% else %} es gewinnt, wer den {{ extreme }}n Wert bei „{{ score_name }}“ hat{% endif %}
 {%- for tie in ties %}; bei Gleichstand entscheidet „{{ tie }}“{% endfor %}.
 {%- else %}{% if solo %} das Ziel ist die {{ extreme }} Gesamtsumme{% else %} es gewinnt, wer die {{ extreme }} Gesamtsumme hat{% endif %} \
@@ -300,9 +355,11 @@ END = {
     },
     "nl": {
         "sentence": """
-{%- if total_rounds == 1 %}Na één ronde{% else %}Na {{ num(total_rounds) }} rondes{% endif %}
+{%- if unbounded %}Het spel heeft geen vast aantal rondes: het is afgelopen {{ 'zodra aan de eindvoorwaarde is voldaan' if end_mode == 'now' else 'aan het einde van de ronde waarin aan de eindvoorwaarde wordt voldaan' if end_mode == 'round' else 'als aan de eindvoorwaarde is voldaan en elke andere speler nog één beurt heeft gehad' }}; \
+{%- else %}{% if total_rounds == 1 %}Na één ronde{% else %}Na {{ num(total_rounds) }} rondes{% endif %}
 {%- if fills_sheet %}, als alle vakjes zijn ingevuld,{% endif %} is het spel afgelopen
-{%- if early_end %} (of meteen, als een invulling aan de eindvoorwaarde voldoet){% endif %}; \
+{%- if early_end %} (of {{ 'meteen, als een invulling aan de eindvoorwaarde voldoet' if end_mode == 'now' else 'aan het einde van de ronde waarin aan de eindvoorwaarde wordt voldaan' if end_mode == 'round' else 'als aan de eindvoorwaarde is voldaan en elke andere speler nog één beurt heeft gehad' }}){% endif %}; \
+{%- endif %}
 {%- if score_name %}{% if solo %} het doel is de {{ extreme }} waarde bij ‘{{ score_name }}’{% else %} wie de {{ extreme }} waarde bij ‘{{ score_name }}’ heeft, wint{% endif %}
 {%- for tie in ties %}; bij gelijkstand beslist ‘{{ tie }}’{% endfor %}.
 {%- else %}{% if solo %} het doel is het {{ extreme }} totaal{% else %} wie het {{ extreme }} totaal heeft, wint{% endif %} \
@@ -316,10 +373,10 @@ END = {
 EFFECT = {
     "en": {
         "sentence": """
-{%- if whose == 'me' %}The write also changes the writer's “{{ counter }}”.
-{%- elif whose == 'others' %}The write also changes “{{ counter }}” of every other player.
-{%- elif whose == 'all' %}The write also changes every player's “{{ counter }}”.
-{%- else %}The write also changes the game's “{{ counter }}”.{% endif %}{{ ' ' ~ rule if rule }}""",
+{%- if whose == 'me' %}{{ doer }} also changes {{ 'the writer' if kind == 'write' else 'the player' }}'s “{{ counter }}”.
+{%- elif whose == 'others' %}{{ doer }} also changes “{{ counter }}” of every other player.
+{%- elif whose == 'all' %}{{ doer }} also changes every player's “{{ counter }}”.
+{%- else %}{{ doer }} also changes the game's “{{ counter }}”.{% endif %}{{ ' ' ~ rule if rule }}""",
         "label": """
 {%- if whose == 'me' %}then: own “{{ counter }}” changes
 {%- elif whose == 'others' %}then: every other player's “{{ counter }}” changes
@@ -328,10 +385,10 @@ EFFECT = {
     },
     "de": {
         "sentence": """
-{%- if whose == 'me' %}Der Eintrag ändert auch „{{ counter }}“ des Spielers, der einträgt.
-{%- elif whose == 'others' %}Der Eintrag ändert auch „{{ counter }}“ jedes anderen Spielers.
-{%- elif whose == 'all' %}Der Eintrag ändert auch „{{ counter }}“ aller Spieler.
-{%- else %}Der Eintrag ändert auch „{{ counter }}“ des Spiels.{% endif %}{{ ' ' ~ rule if rule }}""",
+{%- if whose == 'me' %}{{ doer }} ändert auch „{{ counter }}“ des Spielers, der {{ 'einträgt' if kind == 'write' else 'am Zug ist' }}.
+{%- elif whose == 'others' %}{{ doer }} ändert auch „{{ counter }}“ jedes anderen Spielers.
+{%- elif whose == 'all' %}{{ doer }} ändert auch „{{ counter }}“ aller Spieler.
+{%- else %}{{ doer }} ändert auch „{{ counter }}“ des Spiels.{% endif %}{{ ' ' ~ rule if rule }}""",
         "label": """
 {%- if whose == 'me' %}dann: eigener Stand „{{ counter }}“ ändert sich
 {%- elif whose == 'others' %}dann: Stand „{{ counter }}“ jedes anderen Spielers ändert sich
@@ -340,10 +397,10 @@ EFFECT = {
     },
     "nl": {
         "sentence": """
-{%- if whose == 'me' %}De invulling verandert ook ‘{{ counter }}’ van wie invult.
-{%- elif whose == 'others' %}De invulling verandert ook ‘{{ counter }}’ van elke andere speler.
-{%- elif whose == 'all' %}De invulling verandert ook ‘{{ counter }}’ van alle spelers.
-{%- else %}De invulling verandert ook ‘{{ counter }}’ van het spel.{% endif %}{{ ' ' ~ rule if rule }}""",
+{%- if whose == 'me' %}{{ doer }} verandert ook ‘{{ counter }}’ van wie {{ 'invult' if kind == 'write' else 'aan de beurt is' }}.
+{%- elif whose == 'others' %}{{ doer }} verandert ook ‘{{ counter }}’ van elke andere speler.
+{%- elif whose == 'all' %}{{ doer }} verandert ook ‘{{ counter }}’ van alle spelers.
+{%- else %}{{ doer }} verandert ook ‘{{ counter }}’ van het spel.{% endif %}{{ ' ' ~ rule if rule }}""",
         "label": """
 {%- if whose == 'me' %}dan: eigen stand ‘{{ counter }}’ verandert
 {%- elif whose == 'others' %}dan: stand ‘{{ counter }}’ van elke andere speler verandert

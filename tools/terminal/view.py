@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ...interpreter.engine.actions import Announce, Keep, Roll, Stop, Write
+from ...interpreter.engine.actions import Announce, Keep, Roll, RollOn, Stop, Write
 from ...interpreter.model.errors import RulebookError
 from ...interpreter.engine.state import GameState
 from ..i18n import translator
@@ -106,6 +106,10 @@ class View:
             return self._("{player} keeps {dice}", player=who, dice=_dice(a.dice))
         if isinstance(a, Stop) and getattr(ev, "passed", False):
             return self._("{player} passes", player=who)
+        if isinstance(a, RollOn):
+            return self._("{player} rolls on", player=who)
+        if isinstance(a, Stop) and getattr(ev, "banked", False):
+            return self._("{player} banks", player=who)
         if isinstance(a, Stop):
             return self._("{player} stops rolling", player=who)
         if isinstance(a, Announce) and a.box is None:

@@ -71,6 +71,8 @@ VARIABLES: dict[str, tuple[str, str, str, str]] = {
     "roll_number": ("number", "turn", "How many times the dice have been rolled this turn (1 after the first roll).", "roll_number == 1"),
     "kept": ("list", "keep", "In a keep rule: the dice the player would keep, ascending (the dice set aside before included).", "kept == [5, 6]"),
     "held": ("list", "keep", "In a keep rule: the dice set aside earlier this turn that stay aside (`locked`), ascending.", "6 in held"),
+    "aside": ("list", "keep", "In a keep rule and a keep's effects: the dice set aside at this keep, ascending (`kept` less `held`).", "aside == [6]"),
+    "rolled": ("list", "keep", "The dice the last roll threw, ascending: `dice` less those set aside (`held`); a roll's `bust` and effects read it.", "rolled == [2, 3, 4, 6]"),
     "announced": ("box", "announce", "In a `while:` condition: the box announced this turn (no box if none was).", "announced == chance"),
     "my_turn": ("bool", "turn", "In a write step's effects and `optional:` condition: whether the player acting is the one whose turn it is (a step taken `by: all` is taken by the others too).", "my_turn"),
     "announced_column": ("string", "announce", "In a `while:` condition: the column of the box announced this turn ('' if none was, or the sheet has no columns).", "announced_column == 'hand'"),

@@ -221,6 +221,10 @@ class Compiler:
                 return lambda ctx: ctx.kept
             if name == "held":
                 return lambda ctx: ctx.held
+            if name == "aside":
+                return lambda ctx: _less(ctx.kept, ctx.held)
+            if name == "rolled":
+                return lambda ctx: _less(ctx.dice, ctx.held)
             if name == "announced":
                 return lambda ctx: ctx.announced
             if name == "announced_column":
@@ -552,3 +556,16 @@ def _explain(exc: Exception) -> Message:
     if isinstance(exc, ZeroDivisionError):
         return Message("division by zero")
     return Message("index out of range")
+
+
+def _less(dice: tuple, taken: tuple) -> tuple:
+    """The sorted dice less the sorted dice `taken` (a multiset difference)."""
+    if not taken:
+        return tuple(dice)
+    out, i = [], 0
+    for d in dice:
+        if i < len(taken) and taken[i] == d:
+            i += 1
+        else:
+            out.append(d)
+    return tuple(out)
