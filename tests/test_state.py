@@ -292,7 +292,8 @@ def test_random_play_out_to_the_end(name, players):
             assert totals["total"] == sum(totals[s.id] for s in model.sections if s.counts) + sum(totals[b] for b in bonus_ids)
             if state.ended_by is None:
                 assert set(state.sheets[p]) == set(model.cells)  # every entry of every box written
-        assert state.returns() == [state.scorer.final_score(state.sheets[p], state.awards[p])[0] for p in range(players)]
+        assert state.returns() == [state.scorer.final_score(state.sheets[p], state.awards[p], state.counters_of(p))[0]
+                                   for p in range(players)]
         if model.ranking is None:
             assert state.returns() == [state.totals(p)["total"] for p in range(players)]
         ranking = state.ranking()
