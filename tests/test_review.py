@@ -189,3 +189,21 @@ def test_refusals_are_one_line(tmp_path, cli):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     code, out, err = cli("review", str(tmp_path / "missing.jsonl"))
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_a_win_seat_is_rated_by_its_chance_to_win(tmp_path, cli):
+    """At a table of two, the play-to-win seat's own choices lose no chance to win, and the optimal
+    seat's no points; a random seat's losses are in points."""
+    log = tmp_path / "win.jsonl"
+    code, _, err = cli("play", "yacht", "--players", "w:win,o:optimal,r:random", "--seed", "2", "--log", str(log))
+    assert code == 0, err
+    code, out, err = cli("review", str(log), "--json")
+    assert (code, err) == (0, "")
+    review = json.loads(out)
+    w, o, r = review["players"]
+    assert (w["unit"], o["unit"], r["unit"]) == ("chance", "points", "points")
+    assert w["total_loss"] == 0 and o["total_loss"] == 0 and r["total_loss"] > 20
+    chances = [d for d in review["decisions"] if d["player"] == 0]
+    assert all(d["unit"] == "chance" and 0 <= d["made_value"] <= 1 for d in chances) and len(chances) >= 24
+    code, out, _ = cli("review", str(log), "--lang", "nl")
+    assert "speelt om te winnen" in out or "kans om te winnen" in out

@@ -29,7 +29,7 @@ def test_the_review_at_the_end_of_a_game(people, server, errors):  # noqa: F811
     rae, opt = review["players"]
     assert opt["total_loss"] == 0 and opt["mistakes"] == [] and "nichts verloren" in opt["summary"]
     assert rae["total_loss"] > 20 and len(rae["mistakes"]) == 3 and rae["heading"] == "Die 3 größten Fehler von Rae:"
-    costly = {box: t for box, t in review["turns"]["0"].items() if t["loss"] > 0.005}
+    costly = {box: t for box, t in review["turns"]["0"].items() if t["shown"]}
     # every decision is in one turn, and the turns' costs add up to the player's loss
     assert sum(t["loss"] for t in review["turns"]["0"].values()) == pytest.approx(rae["total_loss"], abs=1e-4)
     page.goto(f"{server}/t/{table}/watch?lang=de")

@@ -32,8 +32,9 @@ class Decision:
     dice: tuple[int, ...]
     made: Action
     best: Action
-    made_value: float  # expected final score after the choice made
+    made_value: float  # expected final score after the choice made (or the chance to win: `unit`)
     best_value: float
+    unit: str = "points"  # 'points': expected final points; 'chance': the chance to win (a `win` seat)
 
     @property
     def loss(self) -> float:
@@ -43,7 +44,7 @@ class Decision:
         return {"line": self.line, "player": self.player, "round": self.round, "kind": self.kind,
                 "dice": list(self.dice), "made": str(self.made), "best": str(self.best),
                 "made_value": round(self.made_value, 6), "best_value": round(self.best_value, 6),
-                "loss": round(self.loss, 6)}
+                "loss": round(self.loss, 6), "unit": self.unit}
 
 
 @dataclass
@@ -59,6 +60,11 @@ class Review:
     def of(self, player: int) -> list[Decision]:
         return [d for d in self.decisions if d.player == player]
 
+    def unit_of(self, player: int) -> str:
+        """What the player's decisions are rated in: the chance to win for a `win` seat at a table of
+        several players, else expected points."""
+        return "chance" if self.seats[player].kind == "win" and len(self.seats) > 1 else "points"
+
     def total_loss(self, player: int) -> float:
         return sum(d.loss for d in self.of(player))
 
@@ -69,7 +75,7 @@ class Review:
 
     def to_json(self) -> dict:
         return {"model": self.model.id, "unit": self.unit, "finished": self.finished,
-                "players": [{"name": s.name, "kind": s.kind, "decisions": len(self.of(p)),
+                "players": [{"name": s.name, "kind": s.kind, "unit": self.unit_of(p), "decisions": len(self.of(p)),
                              "total_loss": round(self.total_loss(p), 6),
                              "mistakes": [d.line for d in self.mistakes(p)]} for p, s in enumerate(self.seats)],
                 "decisions": [d.to_json() for d in self.decisions]}
@@ -91,12 +97,27 @@ class ExpectedJudge:
         return choice_values(self.bot, state)
 
 
-def choice_values(bot, state: GameState) -> dict[Action, float]:
+class WinJudge:
+    """Values of a position's choices as the chance to win, as the `win` seat sees them (players/win.py)."""
+
+    unit = "chance"
+
+    def __init__(self, model: Model, progress=None):
+        from ..solver.space import Space
+        Space(model)
+        from ..players.win import WinBot
+        self.bot = WinBot(model, progress)
+
+    def values(self, state: GameState) -> dict[Action, float]:
+        return choice_values(self.bot, state, with_sheet=False)
+
+
+def choice_values(bot, state: GameState, with_sheet: bool = True) -> dict[Action, float]:
     """Each legal choice → its value as a planning bot sees it (`keep_values`, `write_values`,
     `announce_values`), plus what the player's sheet holds already. A choice the bot gives no value
     (a write its table refuses) is left out."""
     p = state.player
-    base = sum(state.sheets[p].values()) + sum(state.awards[p].values())
+    base = sum(state.sheets[p].values()) + sum(state.awards[p].values()) if with_sheet else 0
     step = state.step()
     legal = state.legal_actions()
     out: dict[Action, float] = {}
@@ -132,11 +153,20 @@ class _Reviewer:
     def start(self, model: Model, seats: list[Seat]) -> None:
         self.judge = self.judge_for(model)
         self.review = Review(model, seats, self.judge.unit)
+        self.judges = {"points": self.judge}
+
+    def judge_of(self, player: int):
+        """The expected-points judge, or for a `win` seat among several players the chance-to-win one."""
+        unit = self.review.unit_of(player) if self.judge_for is ExpectedJudge else "points"
+        if unit not in self.judges:
+            self.judges[unit] = WinJudge(self.review.model)
+        return self.judges[unit]
 
     def before(self, state: GameState, action: Action, line: int) -> None:
         if len(state.legal_actions()) < 2:
             return  # no choice, nothing to review
-        values = self.judge.values(state)
+        judge = self.judge_of(state.player)
+        values = judge.values(state)
         if action not in values:
             return
         best = max(values, key=lambda a: values[a])
@@ -144,7 +174,7 @@ class _Reviewer:
             best = action  # a choice as good as the best is the best
         kind = "keep" if isinstance(action, (Keep, Stop)) else state.step().kind
         self.review.decisions.append(Decision(line, state.player, state.round()[0], kind, tuple(state.dice),
-                                              action, best, values[action], values[best]))
+                                              action, best, values[action], values[best], judge.unit))
 
 
 def review_log(path: Path, judge_for: Callable[[Model], object] | None = None) -> Review:
@@ -171,4 +201,4 @@ def review_moves(model: Model, seats: list[Seat], moves: list[Action],
     return reviewer.review
 
 
-__all__ = ["Announce", "Decision", "ExpectedJudge", "Review", "choice_values", "review_log", "review_moves"]
+__all__ = ["Announce", "Decision", "ExpectedJudge", "Review", "WinJudge", "choice_values", "review_log", "review_moves"]

@@ -41,7 +41,8 @@ def run(args) -> int:
 def report(review, lang: str) -> list[str]:
     """The review as lines: a table of every decision, then each player's total and biggest mistakes."""
     from ..terminal.plaintable import render
-    from ..documents.reviewwords import SHOWN, choice_text, explanation, mistake_text, player_summary
+    from ..documents.reviewwords import (SHOWN, choice_text, cost_text, explanation, mistake_text, player_summary,
+                                         value_text)
     t = translator(lang)
     _ = t.gettext
     model = review.model
@@ -50,12 +51,13 @@ def report(review, lang: str) -> list[str]:
     for d in review.decisions:
         rows.append([str(d.round), names[d.player], " ".join(map(str, d.dice)), choice_text(model, d.made, lang),
                      "" if d.best == d.made else choice_text(model, d.best, lang),
-                     number(d.made_value, lang, 2), number(d.loss, lang, 2) if d.loss > SHOWN else ""])
+                     value_text(d, lang), cost_text(d.loss, d.unit, lang) if d.loss > SHOWN / (100 if d.unit == "chance" else 1)
+                     else ""])
     title = t.ngettext("{model}: {n} decision reviewed", "{model}: {n} decisions reviewed",
                        len(review.decisions)).format(model=model.name[lang], n=number(len(review.decisions), lang))
     lines = [render(title, [_("Round"), _("Player"), _("Dice"), _("Choice"), _("Better"), _("Expected score"),
                             _("Cost")], rows, right={0, 5, 6}, encoding=getattr(sys.stdout, "encoding", None))]
-    lines.append(explanation(lang))
+    lines.append(explanation(lang, any(review.unit_of(p) == "chance" for p in range(len(names)))))
     if not review.finished:
         lines.append(_("The log ends before the game is over."))
     for p in range(len(names)):

@@ -3,7 +3,7 @@ as a player reads it, each player's total loss and their biggest mistakes, whole
 from __future__ import annotations
 
 from ...interpreter.engine.actions import Announce, Keep, Stop, Write
-from ..i18n import number, translator
+from ..i18n import number, percent, translator
 from ..terminal.names import target_name
 
 SHOWN = 0.005  # a loss that rounds to 0.00 is shown as none
@@ -25,19 +25,35 @@ def choice_text(model, action, lang: str) -> str:
     return str(action)
 
 
-def explanation(lang: str) -> str:
-    return translator(lang).gettext(
-        "The expected score is the expected final score after the choice, with every later decision made "
-        "optimally; the cost is what the better choice would have added to it.")
+def explanation(lang: str, chance: bool = False) -> str:
+    _ = translator(lang).gettext
+    text = _("The expected score is the expected final score after the choice, with every later decision made "
+             "optimally; the cost is what the better choice would have added to it.")
+    if chance:
+        text += " " + _("A computer player that plays to win is rated by its chance to win after each choice "
+                        "instead, and its cost is in percentage points of that chance.")
+    return text
+
+
+def value_text(d, lang: str) -> str:
+    """A decision's value after the choice made: expected points, or the chance to win as a percentage."""
+    return percent(d.made_value, lang) if d.unit == "chance" else number(d.made_value, lang, 2)
+
+
+def cost_text(loss: float, unit: str, lang: str) -> str:
+    """A loss in the decision's unit: points, or percentage points of the chance to win."""
+    return number(loss * 100 if unit == "chance" else loss, lang, 2)
 
 
 def mistake_text(review, d, lang: str) -> str:
     """One mistake as a sentence: 'Round 2, dice 2 6 6 6 6: Big straight instead of Four of a kind cost 25.97 points.'"""
     _ = translator(lang).gettext
     model = review.model
-    return _("Round {round}, dice {dice}: {made} instead of {best} cost {cost} points.").format(
-        round=d.round, dice=" ".join(map(str, d.dice)), made=choice_text(model, d.made, lang),
-        best=choice_text(model, d.best, lang), cost=number(d.loss, lang, 2))
+    sentence = (_("Round {round}, dice {dice}: {made} instead of {best} cost {cost} percentage points of the "
+                  "chance to win.") if d.unit == "chance" else
+                _("Round {round}, dice {dice}: {made} instead of {best} cost {cost} points."))
+    return sentence.format(round=d.round, dice=" ".join(map(str, d.dice)), made=choice_text(model, d.made, lang),
+                           best=choice_text(model, d.best, lang), cost=cost_text(d.loss, d.unit, lang))
 
 
 def player_summary(review, p: int, lang: str) -> tuple[str, str | None]:
@@ -47,13 +63,19 @@ def player_summary(review, p: int, lang: str) -> tuple[str, str | None]:
     mine = review.of(p)
     loss = review.total_loss(p)
     n = number(len(mine), lang)
-    if loss <= SHOWN:
+    chance = review.unit_of(p) == "chance"
+    if loss <= (SHOWN / 100 if chance else SHOWN):
         return t.ngettext("{player} made {n} decision and lost nothing: every choice was as good as the best.",
                           "{player} made {n} decisions and lost nothing: every choice was as good as the best.",
                           len(mine)).format(player=name, n=n), None
-    total = t.ngettext("{player} made {n} decision and lost {loss} points of expected score in all.",
-                       "{player} made {n} decisions and lost {loss} points of expected score in all.",
-                       len(mine)).format(player=name, n=n, loss=number(loss, lang, 2))
+    if chance:
+        total = t.ngettext("{player} made {n} decision and lost {loss} percentage points of the chance to win in all.",
+                           "{player} made {n} decisions and lost {loss} percentage points of the chance to win in all.",
+                           len(mine)).format(player=name, n=n, loss=number(100 * loss, lang, 2))
+    else:
+        total = t.ngettext("{player} made {n} decision and lost {loss} points of expected score in all.",
+                           "{player} made {n} decisions and lost {loss} points of expected score in all.",
+                           len(mine)).format(player=name, n=n, loss=number(loss, lang, 2))
     worst = review.mistakes(p)
     heading = t.ngettext("The biggest mistake of {player}:", "The {n} biggest mistakes of {player}:",
                          len(worst)).format(player=name, n=number(len(worst), lang))

@@ -7,8 +7,7 @@ from typing import Any
 
 from ...interpreter.engine.actions import Write, parse_action
 from ...interpreter.play.game import Seat
-from ..documents.reviewwords import SHOWN, choice_text, explanation, mistake_text, player_summary
-from ..i18n import number
+from ..documents.reviewwords import SHOWN, choice_text, cost_text, explanation, mistake_text, player_summary, value_text
 
 
 def review_json(model, seats: list[Seat], moves: list[str], lang: str) -> dict[str, Any]:
@@ -22,24 +21,26 @@ def review_json(model, seats: list[Seat], moves: list[str], lang: str) -> dict[s
     for d in review.decisions:
         entry = {"seq": d.line, "player": d.player, "round": d.round, "kind": d.kind, "dice": list(d.dice),
                  "made": choice_text(model, d.made, lang), "best": choice_text(model, d.best, lang),
-                 "better": d.best != d.made, "loss": round(d.loss, 6), "cost": number(d.loss, lang, 2),
-                 "value": number(d.made_value, lang, 2)}
-        if d.loss > SHOWN:
+                 "better": d.best != d.made, "loss": round(d.loss, 6), "cost": cost_text(d.loss, d.unit, lang),
+                 "value": value_text(d, lang), "unit": d.unit}
+        if d.loss > SHOWN / (100 if d.unit == "chance" else 1):
             entry["sentence"] = mistake_text(review, d, lang)
         decisions.append(entry)
         i = bisect_left(writes, (d.line, ""))
         if i < len(writes):  # the write that ends the decision's turn: the turn's cost is shown there
-            turn = turns.setdefault(str(d.player), {}).setdefault(writes[i][1], {"loss": 0.0, "seqs": []})
+            turn = turns.setdefault(str(d.player), {}).setdefault(writes[i][1], {"loss": 0.0, "seqs": [], "unit": d.unit})
             turn["loss"] += d.loss
             turn["seqs"].append(d.line)
     for mine in turns.values():
         for turn in mine.values():
             turn["loss"] = round(turn["loss"], 6)
-            turn["cost"] = number(turn["loss"], lang, 2)
+            turn["cost"] = cost_text(turn["loss"], turn["unit"], lang)
+            turn["shown"] = turn["loss"] > SHOWN / (100 if turn["unit"] == "chance" else 1)
     players = []
     for p, seat in enumerate(seats):
         total, heading = player_summary(review, p, lang) if review.of(p) else (None, None)
         players.append({"name": seat.name, "kind": seat.kind, "summary": total, "heading": heading,
                         "total_loss": round(review.total_loss(p), 6),
                         "mistakes": [mistake_text(review, d, lang) for d in review.mistakes(p)]})
-    return {"players": players, "decisions": decisions, "turns": turns, "explanation": explanation(lang)}
+    chance = any(review.unit_of(p) == "chance" for p in range(len(seats)))
+    return {"players": players, "decisions": decisions, "turns": turns, "explanation": explanation(lang, chance)}

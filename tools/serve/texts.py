@@ -110,6 +110,7 @@ def client_texts(lang: str) -> dict[str, object]:
         "review_line": _("Round {round}, {player}, dice {dice}: {made}"),
         "review_line_better": _("Round {round}, {player}, dice {dice}: {made}; better {best}, cost {cost} points"),
         "review_cell": _("This turn cost {cost} points of expected score."),
+        "review_cell_chance": _("This turn cost {cost} percentage points of the chance to win."),
         "rematch": _("Rematch"),
         "rematch_ready": _("A rematch is ready: the same seats at a new table."),
         # people coming and going

@@ -333,9 +333,10 @@
         }
       }
       const cost = review && (review.turns[String(i)] || {})[target];
-      if (cost && cost.loss > 0.005) {
+      if (cost && cost.shown) {
         td.classList.add("costly");
-        td.append(el("span", {class: "cost", title: fmt(T.review_cell, {cost: cost.cost}), text: "−" + cost.cost}));
+        td.append(el("span", {class: "cost", title: fmt(cost.unit === "chance" ? T.review_cell_chance : T.review_cell, {cost: cost.cost}),
+                              text: "−" + cost.cost}));
       }
       const c = i === cur ? choices[target] : null;
       if (!c) return td;
