@@ -363,10 +363,24 @@ class TurnRules:
         return total
 
 
+_GROUPED: OrderedDict = OrderedDict()  # what a grouped turn's plan depends on → the plan (its memo kept)
+
+
 def _grouped(state: GameState):
-    """The exact plan of the rest of the turn with dice that differ (`players.grouped`)."""
+    """The exact plan of the rest of the turn with dice that differ (`players.grouped`), kept while the
+    sheet, counters, announcement and write step stay (the later decisions of a turn reuse its memo)."""
     from .grouped import GroupedTurn
-    return GroupedTurn(state, TurnRules.of(state.model), write_step_due(state), counting_targets(state.model))
+    step = write_step_due(state)
+    counters = state.counters_of(state.player)
+    key = (id(state.model), state.player, tuple(state.sheets[state.player].items()), state.announced, step.id,
+           tuple(sorted(counters.items())) if counters else None)
+    plan = _GROUPED.get(key)
+    if plan is None or plan.model is not state.model:
+        plan = _GROUPED[key] = GroupedTurn(state, TurnRules.of(state.model), step, counting_targets(state.model))
+        while len(_GROUPED) > 16:
+            _GROUPED.popitem(last=False)
+    plan.state = state
+    return plan
 
 
 def max_rerolls(model) -> int:

@@ -24,9 +24,9 @@ class GroupedTurn:
         self.state, self.model = state, state.model
         self.t = tables(state.model)
         self.rules = rules
-        self.sheet = state.sheets[state.player]
+        self.sheet = dict(state.sheets[state.player])  # a copy: the plan may outlive this position
         self.step = step
-        self.counters = state.counters_of(state.player)
+        self.counters = state.counters_of(state.player)  # (a new dict each time)
         self.counting = counting
         self.writable = state.scorer.writable(self.sheet, state.announced)
         self._now: dict = {}
