@@ -58,9 +58,9 @@ def unsupported(model: Model, kinds: list[str], allow_random: bool = False) -> M
     inside = {id(s) for s in turn.walk()}
     if any(s.kind in ("roll", "keep", "write") and id(s) not in inside for s in model.flow.walk()):
         return Message("bulk play cannot play a game with steps outside the players' turns")
-    from ..solver.space import Space
+    from ..solver.solve import greedy_space
     try:
-        space = Space(model)
+        space = greedy_space(model)  # (the model's Space, made once: bulk play's greedy plans use it too)
     except NotSolvable as exc:
         return exc.msg
     if space.roll_dependent:
