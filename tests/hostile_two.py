@@ -169,13 +169,17 @@ def games(head: dict, moves: list[str], saved: dict, out: dict) -> None:
 
 def saves(folder, out: dict) -> None:
     """Saves of models with a fill order (Balut: a box's four entries; Yamb: columns down and up) whose
-    sheet that order could not have written: out[name] = (kind, text, is_save)."""
+    sheet that order could not have written, and of Maxi Yatzy with mistyped counters:
+    out[name] = (kind, text, is_save)."""
     import contextlib
     import io
     import sys
     from rulebook.tools.cli import main
-    for model, sheet in (("balut", {"fours#4": 0, "fives#4": 0, "sixes#4": 0}), ("balut", {"choice#2": 20}),
-                         ("yamb", {"threes@down": 9}), ("yamb", {"ones@up": 3})):
+    changes = [("balut", "sheets", [{"fours#4": 0, "fives#4": 0, "sixes#4": 0}]), ("balut", "sheets", [{"choice#2": 20}]),
+               ("yamb", "sheets", [{"threes@down": 9}]), ("yamb", "sheets", [{"ones@up": 3}]),
+               ("maxi_yatzy", "counters", ["saved_rolls"]), ("maxi_yatzy", "counters", [{"saved_rolls": "2"}]),
+               ("maxi_yatzy", "counters", "x"), ("maxi_yatzy", "counters", [{"saved_rols": 1}])]  # mistyped counters
+    for k, (model, key, value) in enumerate(changes):
         save = folder / "_base" / f"{model}.json"
         if not save.exists():
             old = sys.stdin
@@ -186,9 +190,8 @@ def saves(folder, out: dict) -> None:
             finally:
                 sys.stdin = old
         data = json.loads(save.read_text())
-        data["state"]["sheets"] = [sheet]
-        out[f"misleading-save-order-{model}-{next(iter(sheet)).replace('#', '-').replace('@', '-')}.json"] = \
-            ("misleading", json.dumps(data), True)
+        data["state"][key] = value
+        out[f"misleading-save-{key}-{model}-{k}.json"] = ("misleading", json.dumps(data), True)
 
 
 # caches: a case with `cache` set runs in a cache folder of its own, filled by real runs on the run folder's
