@@ -100,7 +100,8 @@ class FlowBuilder:
     def _check_order(self, step: Step, rolled: bool, inside_player: bool) -> bool:
         """Dice must be rolled before they are kept or written; decisions need a player."""
         if step.kind == "roll":
-            if step.dice == "unkept" and not rolled:
+            if step.dice == "unkept" and not rolled and not (step.hot_dice or step.bust is not None):
+                # (a push-your-luck roll of the unkept dice may open the turn: nothing is kept yet, all dice roll)
                 self.fail("step '{step}' rolls the unkept dice before any dice were rolled", step.pos, step=step.id)
             return True
         if step.kind in ("announce", "bank"):

@@ -44,18 +44,13 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
     open box chosen after it), and sections that do not add to the total are allowed (their
     points count only through the bonuses that read them)."""
     turn = next(s for s in model.flow.walk() if s.kind == "each_player")
-    for step in model.flow.walk():  # push your luck: no fixed number of turns or rolls
-        if (step.kind == "repeat" and step.times is None) or step.kind == "bank" or step.bust is not None:
-            raise NotSolvable("the solver cannot yet solve a game of no fixed length (step '{step}': a repeat "
-                              "without times, a bank or a bust); play it with the greedy or strong player",
-                              step.pos, step=step.id)
     leaves: list[Step] = []
 
     def flatten(step: Step, times: int = 1) -> None:
         for _ in range(times):
             for child in step.steps:
                 if child.kind == "repeat":
-                    flatten(child, child.times)
+                    flatten(child, child.times or 1)
                 elif child.kind == "each_player":
                     raise NotSolvable("a turn inside a turn cannot be solved", child.pos)
                 elif not (relaxed and child.kind == "announce"):
@@ -66,6 +61,11 @@ def turn_shape(model: Model, relaxed: bool = False) -> int:
         group = model.dice_groups[0]
         raise NotSolvable("the solver cannot read dice that differ (groups of dice such as '{group}')",
                           group.pos, group=group.id)
+    for step in model.flow.walk():  # push your luck: no fixed number of turns or rolls
+        if (step.kind == "repeat" and step.times is None) or step.kind == "bank" or step.bust is not None:
+            raise NotSolvable("the solver cannot yet solve a game of no fixed length (step '{step}': a repeat "
+                              "without times, a bank or a bust); play it with the greedy or strong player",
+                              step.pos, step=step.id)
     for step in turn.walk():
         if step.kind == "write" and (step.by != "active" or step.optional):
             raise NotSolvable("the solver cannot read a write that other players take or that may be passed "

@@ -126,7 +126,7 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
         "name": step.name[lang],
         "n": step.times or 1,
         "rounds": step.kind == "repeat" and _nearest_repeat_of_turn(model.flow) is step,
-        "until_out": step.kind == "repeat" and any(
+        "until_out": step.kind == "repeat" and step.times is not None and any(
             s.kind == "roll" and s.dice == "unkept" and _nearest_loop(model.flow, s) is step for s in step.walk()),
         "can_stop": any(s.kind == "keep" and s.can_stop and _nearest_loop(model.flow, s) is step for s in step.walk())
         if step.kind == "repeat" else step.can_stop,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...interpreter.engine.actions import Announce, Keep, Roll, Stop, Write
+from ...interpreter.engine.actions import Announce, Keep, Roll, RollOn, Stop, Write
 from ...interpreter.model.errors import RulebookError
 from ...interpreter.model.frozen import Model
 from ...interpreter.engine.state import CHANCE, GameState
@@ -116,7 +116,11 @@ def _example(model: Model, step, bot, optimal: bool, who_plays: str, roll, lang:
     elif isinstance(action, Announce):
         choice = (_("{player} would announce {box}.").format(player=who_plays, box=_announced_box(model, action.box, lang))
                   if action.box is not None else _("{player} would announce nothing.").format(player=who_plays))
-    elif isinstance(action, Stop) or (isinstance(action, Keep) and len(action.dice) == len(state.dice)):
+    elif isinstance(action, Stop) and step.kind == "bank":
+        choice = _("{player} would bank the turn total.").format(player=who_plays)
+    elif isinstance(action, RollOn):
+        choice = _("{player} would roll on.").format(player=who_plays)
+    elif isinstance(action, Stop) or (isinstance(action, Keep) and len(action.dice) == len(state.dice) and step.can_stop):
         choice = _("{player} would keep all the dice and stop rolling.").format(player=who_plays)
     elif isinstance(action, Keep) and not action.dice:
         choice = _("{player} would keep no dice and roll them all again.").format(player=who_plays)
