@@ -162,7 +162,7 @@ def test_a_hand_checked_yacht_position(tmp_path, cli):
     assert write["loss"] == pytest.approx(41.0319, abs=1e-4)
     assert (stop["made"], stop["loss"]) == ("stop", 0)  # five sixes: stopping is best
     code, out, _ = cli("review", str(log), "--lang", "de")
-    assert "Runde 1, Würfel 6 6 6 6 6: Freie Wahl statt Yacht kostete 41,03 Punkte." in out
+    assert "Runde 1, Würfel 6 6 6 6 6: Chance statt Yacht kostete 41,03 Punkte." in out
 
 
 def test_words_in_every_language(yacht_game, cli):

@@ -5,29 +5,16 @@ move is not allowed in their own language.
 """
 from __future__ import annotations
 
-import re
-
 from ...interpreter.engine.actions import Action, Announce, Keep, Stop, Write
 from ...interpreter.model.errors import IllegalActionError, Message, did_you_mean
 from ...interpreter.engine.state import GameState
+from ..glossary import glossary, move_words, typed
 from ..i18n import translator
 from .view import target_name
 
 COMMANDS = {"help", "?", "hint", "quit", "sheet"}
-# the words for each move, in every language (English works everywhere)
-VERBS = {
-    "stop": {"s", "stop", "stopp", "stoppen"},
-    "pass": {"pass", "passen", "passe", "nichts", "pas", "niets"},
-    "roll": {"r", "roll", "reroll", "würfeln", "wuerfeln", "gooi", "gooien"},
-    "pos": {"p", "pos", "position", "positions", "positionen", "positie", "posities"},
-    "keep": {"k", "keep", "behalten", "behalte", "halten", "houd", "houden"},
-    "write": {"w", "write", "schreiben", "schreibe", "eintragen", "schrijf", "schrijven"},
-    "announce": {"a", "announce", "ansagen", "ansage", "sage", "aankondigen", "kondig"},
-    "help": {"help", "?", "hilfe"},
-    "hint": {"hint", "tipp", "tip"},
-    "sheet": {"sheet", "zettel", "blad"},
-    "quit": {"quit", "q", "exit", "ende", "beenden", "klaar"},
-}
+# the words for each move, in every language (English works everywhere): from the glossaries
+VERBS = move_words()
 
 
 def _verb(word: str) -> str | None:
@@ -236,6 +223,12 @@ def box_from(text: str, state: GameState, lang: str) -> str:
         names[_key(t.id)] = t.id
         for lg in (lang, "en", "de", "nl"):
             names.setdefault(_key(target_name(model, t.id, lg)), t.id)
+    for lg in (lang, "en", "de", "nl"):  # then the names players use (the glossary's), "Kniffel" for "Yahtzee"
+        for t in model.targets.values():
+            concept = glossary(lg).concept_of(model.boxes[t.box].name[lg])
+            for name in concept.names if concept else ():
+                column = next((c.name[lg] for c in model.columns if c.id == t.column), None)
+                names.setdefault(_key(name if column is None else f"{name}, {column}"), t.id)
     if key in names:
         return names[key]
     raise IllegalActionError("there is no box '{box}'", box=text,
@@ -248,7 +241,7 @@ def sheet_order(model) -> list[str]:
 
 
 def _key(name: str) -> str:
-    return re.sub(r"[\s,@_-]+", "_", name.strip().lower())
+    return typed(name)
 
 
 def _did_you_mean(key: str, names: dict[str, str], state: GameState, lang: str) -> Message | None:
