@@ -248,8 +248,9 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
             files = await asyncio.to_thread(store_box["rules"].files)
         except Exception as exc:  # noqa: BLE001 - e.g. no Graphviz
             raise ServeError(503, "the rule pages cannot be built here: {reason}", reason=getattr(exc, "message", exc)) from None
-        if name == "":
-            name = "index.html"
+        if name == "":  # the index in the chosen language (?lang=, the cookie or the browser's)
+            lang = pick_lang(request)
+            name = f"index.{lang}.html" if f"index.{lang}.html" in files else "index.html"
         text = files.get(name)
         if text is None:
             raise ServeError(404, "there is no rule page '{page}'", page=name[:60])
@@ -445,9 +446,13 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         return error_page(request, exc)
 
     async def on_http_error(request: Request, exc: HTTPException):
-        message = {404: f"there is no page '{request.url.path[:80]}'",
-                   405: f"{request.method} is not allowed here"}.get(exc.status_code, str(exc.detail))
-        return await on_serve_error(request, ServeError(exc.status_code, message))
+        if exc.status_code == 404:
+            error = ServeError(404, "there is no page '{page}'", page=request.url.path[:80])
+        elif exc.status_code == 405:
+            error = ServeError(405, "{method} is not allowed here", method=request.method)
+        else:
+            error = ServeError(exc.status_code, str(exc.detail))
+        return await on_serve_error(request, error)
 
     async def on_crash(request: Request, exc: Exception):
         log.exception("crash on %s", request.url.path)

@@ -53,15 +53,20 @@ def _show(value: Any) -> str:
     return "an object"
 
 
-def clean_name(value: Any, what: str = "name") -> str:
-    """A player's name: 1 to 24 printable characters, spaces squeezed."""
+def clean_name(value: Any, what: str = "name", seat: int | None = None) -> str:
+    """A player's name: 1 to 24 printable characters, spaces squeezed (`seat`: whose, counted from 1)."""
     name = " ".join(check_str(value, what, 200).split())
     if not name:
-        raise ServeError(400, f"the {what} is empty")
+        raise (ServeError(400, "the name is empty") if seat is None
+               else ServeError(400, "the name of seat {seat} is empty", seat=seat))
     if len(name) > NAME_MAX:
-        raise ServeError(400, f"the {what} '{name[:NAME_MAX]}…' is longer than {NAME_MAX} characters")
+        raise (ServeError(400, "the name '{name}…' is longer than {most} characters", name=name[:NAME_MAX], most=NAME_MAX)
+               if seat is None else
+               ServeError(400, "the name of seat {seat}, '{name}…', is longer than {most} characters", seat=seat,
+                          name=name[:NAME_MAX], most=NAME_MAX))
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ServeError(400, f"the {what} contains control characters")
+        raise (ServeError(400, "the name contains control characters") if seat is None
+               else ServeError(400, "the name of seat {seat} contains control characters", seat=seat))
     return name
 
 

@@ -141,16 +141,17 @@ class Tables(Keeping, Robots, Seating):
         if not isinstance(seats_spec, list) or not seats_spec:
             raise ServeError(400, "'seats' must be a list of {\"name\", \"kind\"}")
         if not model.min_players <= len(seats_spec) <= model.max_players:
-            raise ServeError(422, f"{model.name['en']} is for {model.min_players} to {model.max_players} players, "
-                                  f"not {len(seats_spec)}")
+            raise ServeError(422, "this game is for {least} to {most} players, not {count}", least=model.min_players,
+                             most=model.max_players, count=len(seats_spec))
         seats: list[SeatInfo] = []
         for i, s in enumerate(seats_spec, 1):
             if not isinstance(s, dict):
                 raise ServeError(400, "seat {seat} must be an object with a name and a kind", seat=i)
             kind = s.get("kind", "human")
             if kind not in SEAT_KINDS:
-                raise ServeError(422, f"seat {i}: unknown kind {clip(repr(kind))}", f"kinds: {', '.join(SEAT_KINDS)}")
-            seats.append(SeatInfo(clean_name(s.get("name", f"Player {i}"), f"name of seat {i}"), kind))
+                raise ServeError(422, "seat {seat}: unknown kind '{kind}'", "kinds: {kinds}", seat=i,
+                                 kind=clip(str(kind)), kinds=", ".join(SEAT_KINDS))
+            seats.append(SeatInfo(clean_name(s.get("name", f"Player {i}"), f"seats[{i - 1}].name", seat=i), kind))
         names = [s.name.casefold() for s in seats]
         for s in seats:
             if names.count(s.name.casefold()) > 1:

@@ -74,7 +74,8 @@ def compare_html(result: dict[str, Any], lang: str) -> str:
     from ..documents.histogram import histogram_svg
     title = _("{game}: final scores in {games} games per variant").format(
         game=variants[-1]["name"][lang] if variants else "", games=number(variants[0]["games"] if variants else 0, lang))
-    plot = histogram_svg({f"{label} ({v['player']})": v["totals"] for label, v in zip(labels, variants)}, title)
+    plot = histogram_svg({f"{label} ({v['player']})": v["totals"] for label, v in zip(labels, variants)}, title,
+                         y_label=_("share of games"), x_label=_("final score"))
     head = "".join(f'<th scope="col">{escape(label)}</th>' for label in labels)
     body = "".join(f'<tr><th scope="row">{escape(title)}</th>' + "".join(f"<td>{escape(c)}</td>" for c in cells)
                    + "</tr>" for title, cells in rows)

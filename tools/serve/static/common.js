@@ -17,8 +17,16 @@ const Rulebook = (() => {
     if (data[table]) { delete data[table][String(seat)]; localStorage.setItem(KEY, JSON.stringify(data)); }
   }
   async function post(url, body) {
-    const res = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
-                                  body: JSON.stringify(body)});
+    let res;
+    try {
+      res = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                              body: JSON.stringify(body)});
+    } catch (e) {  // no answer at all: said in the page's language, not the browser's "Failed to fetch"
+      const err = new Error(document.documentElement.dataset.offline || e.message);
+      err.status = 0;
+      err.data = {};
+      throw err;
+    }
     let data = null;
     try { data = await res.json(); } catch (e) { data = {error: res.statusText}; }
     if (!res.ok) {
