@@ -50,7 +50,7 @@ def test_the_page_script_says_a_silent_server_in_the_pages_words():
     from pathlib import Path
     import rulebook.tools.serve as serve
     script = (Path(serve.__file__).parent / "static" / "common.js").read_text(encoding="utf-8")
-    assert "document.documentElement.dataset.offline" in script
+    assert "document.body.dataset.offline" in script
 
 
 @pytest.mark.parametrize("lang, y, x, mean", [("en", "share of games", "final score", "180.5"),

@@ -22,7 +22,7 @@ const Rulebook = (() => {
       res = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
                               body: JSON.stringify(body)});
     } catch (e) {  // no answer at all: said in the page's language, not the browser's "Failed to fetch"
-      const err = new Error(document.documentElement.dataset.offline || e.message);
+      const err = new Error(document.body.dataset.offline || e.message);
       err.status = 0;
       err.data = {};
       throw err;
