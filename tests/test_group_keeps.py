@@ -157,3 +157,33 @@ def test_simulate_and_replay(cli, tmp_path):
     code, out2, err = cli("replay", str(log), "--lang", "en")
     assert code == 0, err
     assert [line for line in out2.splitlines() if line[:2] in ("1.", "2.")] == final
+
+
+def test_an_effect_reads_the_dice_set_aside_as_faces(tmp_path):
+    """Inside the engine kept dice of groups are codes; what an expression reads are faces (a white 5 and
+    the red 5 set aside add 10, not the codes' 5 + 11)."""
+    text = KEEPS.read_text(encoding="utf-8").replace("""              can_stop: true
+""", """              can_stop: true
+              locked: true
+              effects:
+                - counter: aside_sum
+                  add: sum(aside)
+                  rule: {en: set aside, de: beiseite, nl: apart}
+""", 1).replace("sections:", """counters:
+  - id: aside_sum
+    name: {en: Set aside, de: Beiseite, nl: Apart}
+    per: player
+    min: 0
+
+sections:""", 1).replace("score: sum(dice.white)", "score: sum(dice.white) + 0 * counter.aside_sum", 1)
+    path = tmp_path / "aside.yaml"
+    path.write_text(text, encoding="utf-8")
+    model = load_model(path)
+    state = GameState(model, ["a"])
+    state.apply(Roll((1, 5, 5)))
+    state.apply(parse_action("keep white:5 red:5"))
+    assert state.counter_values[0]["aside_sum"] == 10
+    state.apply(Roll((2,)))
+    assert state.dice == (2, 5, 5) and state.kept_faces == ()
+    with pytest.raises(IllegalActionError, match="set aside and stay aside"):
+        state.apply(parse_action("keep white:2"))

@@ -39,8 +39,11 @@ class Keeping:
             self._stop(op)  # keeping every die is stopping
             return
         self.kept = keep
+        before = self.held
         if op.ruled and op.step.locked:
             self.held = keep
+        if op.luck and self._keep_effects(op, keep, before):
+            return  # the game has ended
         if op.next_leaf is not None:
             self._op = op.next_leaf
         else:

@@ -56,7 +56,7 @@ class Luck:
         """What a bust condition and a bank rule see: the dice, the dice set aside, the sheet and counters."""
         ctx = self.scorer.context(self.dice, self.sheets[self.player], None, self.roll_number,
                                   self.counters_of(self.player))
-        ctx.held = self.held
+        ctx.held = self._t.faces_of(self.held)  # (dice that differ: held dice are codes of group and face)
         return ctx
 
     # a keep with effects --------------------------------------------------------------------------

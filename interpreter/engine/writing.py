@@ -72,7 +72,8 @@ class Writing:
                 ctx = self.scorer.context(self.dice, sheet, box, self.roll_number)
                 ctx.counters = self.counters_of(me if p is None else p)
                 ctx.my_turn = me == self.player
-                ctx.kept, ctx.held = kept, self.held if held is None else held
+                faces = self._t.faces_of  # (dice that differ: kept and held are codes of group and face)
+                ctx.kept, ctx.held = faces(kept), faces(self.held if held is None else held)
                 if effect.when is not None and not effect.when(ctx):
                     continue
                 store = self.game_counters if p is None else self.counter_values[p]
