@@ -4,7 +4,10 @@ a plain Python twin of each model's scoring to check the engine against.
 `random_model(rng)` gives (YAML text, Twin). A model is drawn from: dice (2-3, 4-6 faces), boxes from
 a palette, a box used twice, columns (0-2, orders free/down/up, multipliers), dice that differ (the last die a group
 of its own, scored by a box and kept by group), a counter (per player or per game) changed by an effect and read by a box score, a write rule (with scratch) and an end bonus,
-`end_if` on that counter, a keep rule, a `while:` on the rerolls, an optional announcement.
+`end_if` on that counter (ending now, at the end of the round or after the others' last turns), a keep rule,
+a `while:` on the rerolls, an optional announcement, and push your luck after the write: a repeat without
+`times` of a roll that busts on a 1 (a turn counter `pot` counts the rolls) and a bank step that adds the pot to
+a counter `banked`, paid as an end bonus.
 The twin scores a write from the dice and its own count of the counter, never from the engine.
 """
 from __future__ import annotations
@@ -30,6 +33,7 @@ class Twin:
     rule_box: str | None = None  # a write rule: this box only while the counter is below 2
     bonus: int = 0  # end bonus per counter point
     end_at: int | None = None  # end_if: the counter reaches this
+    luck: int = 0  # push your luck: points per banked roll (0: none)
     features: set = field(default_factory=set)
 
     def allowed(self, box: str, marks: int) -> bool:
@@ -84,9 +88,16 @@ def random_model(rng: random.Random, index: int) -> tuple[str, Twin]:
         lines += ["  groups:", f"    - {{id: a, name: {text('A')}, count: {n - 1}, faces: {faces}}}",
                   f"    - {{id: b, name: {text('B')}, count: 1, faces: {rng.choice((4, 6))}, colour: red}}"]
         twin.features.add("groups")
+    twin.luck = rng.choice((0, 0, 0, 2))
+    if counter or twin.luck:
+        lines.append("counters:")
+    if twin.luck:
+        lines += ["  - id: pot", f"    name: {text('Pot')}", "    per: turn", "    min: 0",
+                  "  - id: banked", f"    name: {text('Banked')}", "    per: player", "    min: 0"]
+        twin.features.add("luck")
     if counter:
         twin.marked = chosen[0]
-        lines += ["counters:", "  - id: marks", f"    name: {text('Marks')}", f"    per: {counter}", "    min: 0",
+        lines += ["  - id: marks", f"    name: {text('Marks')}", f"    per: {counter}", "    min: 0",
                   "    max: 20"]
         if rng.random() < 0.5:
             twin.rule_box = chosen[1]
@@ -109,12 +120,21 @@ def random_model(rng: random.Random, index: int) -> tuple[str, Twin]:
         if uses[b] > 1:
             lines.append(f"        uses: {uses[b]}")
             twin.features.add("uses")
+    if twin.bonus or twin.luck:
+        lines.append("bonuses:")
     if twin.bonus:
-        lines += ["bonuses:", "  - id: marks_bonus", f"    name: {text('Bonus')}", "    when: end",
+        lines += ["  - id: marks_bonus", f"    name: {text('Bonus')}", "    when: end",
                   f"    points: {twin.bonus} * counter.marks", f"    rule: {text('bonus')}"]
+    if twin.luck:
+        lines += ["  - id: luck_bonus", f"    name: {text('Luck')}", "    when: end",
+                  f"    points: {twin.luck} * counter.banked", f"    rule: {text('luck')}"]
     if twin.end_at:
         lines.append(f"end_if: counter.marks >= {twin.end_at}")
         twin.features.add("end_if")
+        end = rng.choice(("now", "now", "round", "last_turn"))
+        lines.append(f"end: {end}")
+        if end != "now":
+            twin.features.add("end_" + end)
     rerolls = rng.choice((0, 1, 2))
     keep_rule = rerolls and rng.random() < 0.3
     use_while = rerolls and rng.random() < 0.3
@@ -149,4 +169,11 @@ def random_model(rng: random.Random, index: int) -> tuple[str, Twin]:
         lines += ["          effects:", "            - counter: marks", "              add: 1",
                   f"              when: target == {twin.marked}", f"              rule: {text('mark')}"]
         twin.features.add("effects")
+    if twin.luck:
+        lines += ["        - id: gamble", "          kind: repeat", f"          name: {text('Gamble')}", "          steps:",
+                  "            - id: chance_roll", "              kind: roll", "              dice: all",
+                  "              bust: min(dice) == 1", f"              name: {text('Chance')}",
+                  "              effects:", "                - counter: pot", "                  add: 1",
+                  "            - id: cash", "              kind: bank", f"              name: {text('Cash')}",
+                  "              effects:", "                - counter: banked", "                  add: counter.pot"]
     return "\n".join(lines) + "\n", twin

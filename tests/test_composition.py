@@ -15,7 +15,7 @@ import statistics
 import pytest
 from rich.console import Console
 
-from rulebook.interpreter.engine.actions import Write
+from rulebook.interpreter.engine.actions import Stop, Write
 from rulebook.interpreter.players.registry import make_bot
 from rulebook.interpreter.model.errors import RulebookError
 from rulebook.interpreter.model.loader import load_source
@@ -34,12 +34,20 @@ def play(model, twin, kinds, rng):
     marks = [0] * n
     game_marks = 0
     points = [0] * n
+    pot, banked = 0, [0] * n  # push your luck: this turn's rolls, each player's banked rolls
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            state.apply(state.sample_chance(rng))
+            gamble = state.step().id == "chance_roll"
+            roll = state.sample_chance(rng)
+            pot = 0 if gamble and min(roll.faces) == 1 else pot + 1 if gamble else pot
+            state.apply(roll)
             continue
         p = state.current_player()
         action = bots[p].choose(state)
+        if type(action) is Stop and state.step().kind == "bank":
+            banked[p] += pot
+        if state.step().kind == "bank":
+            pot = 0 if type(action) is Stop else pot
         if isinstance(action, Write):
             target = model.targets[action.box]
             mine = game_marks if twin.counter == "game" else marks[p]
@@ -53,7 +61,7 @@ def play(model, twin, kinds, rng):
                     marks[p] = min(20, marks[p] + 1)
         state.apply(action)
     final = [game_marks if twin.counter == "game" else marks[p] for p in range(n)]
-    totals = [points[p] + twin.bonus * final[p] for p in range(n)]
+    totals = [points[p] + twin.bonus * final[p] + twin.luck * banked[p] for p in range(n)]
     ended_early = any(len(s) < len(model.cells) for s in state.sheets)
     if twin.end_at is None:
         assert not ended_early
@@ -115,5 +123,6 @@ def test_random_models_compose():
             assert abs(statistics.fmean(games) - expected) <= 3 * se + 1e-9, (source, expected)
             solved += 1
     assert loaded >= N * 0.8
-    assert seen >= {"counter", "columns", "uses", "end_if", "announce", "while", "keep_rule", "write_rule", "effects", "groups", "group_keeps"}
+    assert seen >= {"counter", "columns", "uses", "end_if", "announce", "while", "keep_rule", "write_rule", "effects", "groups",
+                    "group_keeps", "luck", "end_round", "end_last_turn"}
     assert solved >= 5
