@@ -80,7 +80,7 @@ def test_tables_over_every_roll_are_counted_before_they_are_built():
 
 @pytest.mark.parametrize("name, cost, tables", [("balut", 182, 10_584), ("yahtzee", 27, 25_200)])
 def test_bundled_models_keep_a_wide_margin(name, cost, tables):
-    """The numbers docs/writing-a-game.md §20 gives: the dearest bundled expression (Balut's ranking,
+    """The numbers docs/writing-a-game.md §19 gives: the dearest bundled expression (Balut's ranking,
     182 steps) and the tables (at most Qwixx's 6.0 million) are far below the defaults."""
     set_limits(replace(DEFAULT, expression_cost=cost, table_work=tables))
     load_model(name)
