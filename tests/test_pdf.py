@@ -45,3 +45,29 @@ def test_without_chromium_one_clear_line(cli, tmp_path, monkeypatch):
     assert err == ("rulebook: error: printing PDFs needs Chromium, which is not installed; "
                    "install it, e.g. apt-get install chromium (or set RULEBOOK_CHROMIUM)\n")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_the_printed_rule_book_has_no_engine_words_and_no_stranded_heading(cli, tmp_path, monkeypatch):
+    """A leaflet: no 'who decides', seeds or the model in print, and no page that ends with a heading."""
+    require_tool("chromium")
+    pypdf = pytest.importorskip("pypdf")
+    from rulebook.tools.documents.gamepage import chapters
+    from rulebook.tools.documents.words import Words
+    monkeypatch.delenv("RULEBOOK_CHROMIUM", raising=False)
+    code, out, err = cli("pages", "yamb", "balut", "ship_captain_crew", "--lang", "de,nl", "--format", "pdf",
+                         "-o", str(tmp_path))
+    assert code == 0, err
+    engine = {"de": ("Wer entscheidet", "Das Modell hinter diesen Regeln", "Zufallsfolge", "rulebook pages", "YAML"),
+              "nl": ("Wie beslist", "Het model achter deze regels", "toevalsreeks", "rulebook pages", "YAML")}
+    for name in ("yamb", "balut", "ship_captain_crew"):
+        for lang in ("de", "nl"):
+            w = Words(lang, "html")
+            headings = set(chapters(w).values()) | {str(w._(t)) for t in (
+                "A turn, step by step", "An example game", "One roll, every box", "Questions and answers",
+                "Where the dice may go", "Counters")}
+            reader = pypdf.PdfReader(str(tmp_path / f"{name}.{lang}.pdf"))
+            texts = [page.extract_text() for page in reader.pages]
+            assert not [e for e in engine[lang] if e in " ".join(texts)], (name, lang)
+            last_lines = [t.strip().splitlines()[-1].strip() for t in texts[:-1] if t.strip()]
+            assert not [line for line in last_lines if line in headings], (name, lang, last_lines)

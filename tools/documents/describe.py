@@ -138,6 +138,7 @@ def _facts(step: Step, model: Model, lang: str) -> dict:
                  if c.multiplier != 1 or c.order != "free"],
         # turn rules: a keep rule, dice that stay aside, a repeat's while, an announcement
         "ruled": step.kind in ("keep", "bank") and step.allowed is not None,
+        "forced": step.kind == "keep" and step.allowed is not None and _keeps_set_by_rule(model),
         "locked": step.locked,
         "condition": step.condition is not None,
         "rule": step.rule[lang] if step.rule else "",
@@ -190,6 +191,12 @@ def _end_facts(model: Model, lang: str) -> dict:
     }
     facts["sentence"] = template(END[lang]["sentence"]).render(**facts).strip()
     return facts
+
+
+def _keeps_set_by_rule(model: Model) -> bool:
+    """The rule leaves no choice of dice (the engine allows one keep on every first roll; `examples`)."""
+    from .examples import keeps_set_by_rule
+    return keeps_set_by_rule(model)
 
 
 def _nearest_repeat(root: Step, step: Step) -> Step | None:

@@ -159,9 +159,11 @@ KEEP = {
 {{- ('keep the dice the rule allows' if ruled else 'keep any dice') ~ ' and roll the rest again' if rolls_rest else 'the dice to keep' }}
 {%- if can_stop %}, or stop{% endif %}""",
         "sentence": """
-{{- who|capfirst }} chooses which dice to keep{% if rolls_rest %} and rolls the rest again{% endif %}
+{%- if forced %}The rule decides which dice are set aside{% if rolls_rest %}, and the rest is rolled again{% endif %}
+{%- if can_stop %}; {{ who }} may also stop rolling{% endif %}.
+{%- else %}{{ who|capfirst }} chooses which dice to keep{% if rolls_rest %} and rolls the rest again{% endif %}
 {%- if can_stop %}, or stops rolling{% endif %}.
-{%- if ruled %} Only the keeps the rule allows may be chosen.{% endif %}
+{%- if ruled %} Only the keeps the rule allows may be chosen.{% endif %}{% endif %}
 {%- if locked %} Dice set aside here stay aside for the rest of the turn.{% endif %}
 {%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": """{{ who }} chooses:\n{{ choice }}
@@ -174,9 +176,11 @@ KEEP = {
 {{- ('die Würfel behalten, die die Regel erlaubt,' if ruled else 'beliebige Würfel behalten') ~ ' und den Rest neu werfen' if rolls_rest else 'die Würfel, die liegen bleiben' }}
 {%- if can_stop %}, oder aufhören{% endif %}""",
         "sentence": """
-{{- who|capfirst }}, wählt die Würfel, die liegen bleiben{% if rolls_rest %}, und wirft den Rest neu{% endif %}
+{%- if forced %}Welche Würfel beiseitegelegt werden, legt die Regel fest{% if rolls_rest %}; der Rest wird neu geworfen{% endif %}
+{%- if can_stop %}; {{ who }}, darf auch aufhören zu würfeln{% endif %}.
+{%- else %}{{ who|capfirst }}, wählt die Würfel, die liegen bleiben{% if rolls_rest %}, und wirft den Rest neu{% endif %}
 {%- if can_stop %} – oder hört auf zu würfeln{% endif %}.
-{%- if ruled %} Erlaubt ist nur, was die Regel zulässt.{% endif %}
+{%- if ruled %} Erlaubt ist nur, was die Regel zulässt.{% endif %}{% endif %}
 {%- if locked %} Hier beiseitegelegte Würfel bleiben für den Rest des Zuges liegen.{% endif %}
 {%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": """{{ who }}, wählt:\n{{ choice }}
@@ -189,9 +193,11 @@ KEEP = {
 {{- ('de dobbelstenen houden die de regel toestaat' if ruled else 'dobbelstenen houden') ~ ' en de rest opnieuw gooien' if rolls_rest else 'de dobbelstenen die blijven liggen' }}
 {%- if can_stop %}, of stoppen{% endif %}""",
         "sentence": """
-{{- who|capfirst }}, kiest welke dobbelstenen blijven liggen{% if rolls_rest %} en gooit de rest opnieuw{% endif %}
+{%- if forced %}Welke stenen opzij gaan, bepaalt de regel{% if rolls_rest %}; de rest wordt opnieuw gegooid{% endif %}
+{%- if can_stop %}; {{ who }}, mag ook stoppen met gooien{% endif %}.
+{%- else %}{{ who|capfirst }}, kiest welke dobbelstenen blijven liggen{% if rolls_rest %} en gooit de rest opnieuw{% endif %}
 {%- if can_stop %}, of stopt met gooien{% endif %}.
-{%- if ruled %} Alleen wat de regel toestaat, mag worden gekozen.{% endif %}
+{%- if ruled %} Alleen wat de regel toestaat, mag worden gekozen.{% endif %}{% endif %}
 {%- if locked %} Stenen die hier opzij zijn gelegd, blijven de rest van de beurt liggen.{% endif %}
 {%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": """{{ who }}, kiest:\n{{ choice }}
