@@ -157,10 +157,17 @@ def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns:
     rng = random.Random(seed)
     player = SimplePlayer(model, fixed)
     steps: list[list[TurnStep]] = [[]]
+    turn = state.round()
     while not state.is_terminal():
         if state.player != 0 or (state.current_player() not in (CHANCE, 0)):  # another player's move
             state.apply(state.sample_chance(rng) if state.current_player() == CHANCE else player.choose(state))
             continue
+        if state.round() != turn:  # A's next turn (a turn that writes nothing ends with its round)
+            turn = state.round()
+            if steps[-1]:
+                if turns is not None and len(steps) >= turns:
+                    break
+                steps.append([])
         if state.current_player() == CHANCE:
             roll = state.sample_chance(rng)
             state.apply(roll)

@@ -266,7 +266,7 @@ def game_context(model: Model, lang: str, site: Site, scorer: Scorer | None = No
     return {
         "chapter": chapter,
         "chapters": [{"id": c, "title": chapter[c]} for c in shown],
-        "setup": [w.setup(model.min_players, model.max_players)],
+        "setup": [w.setup(model.min_players, model.max_players, bool(model.cells))],
         "ties": w.ties(bool(model.ranking and model.ranking.tie_breaks)),
         "final_score": {"name": model.ranking.name[lang], "rule": model.ranking.rule[lang]}
         if model.ranking is not None and model.ranking.rule else None,

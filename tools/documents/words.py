@@ -125,10 +125,15 @@ class Words:
                            n, count=self.number(n), counters=", ".join(counters))
         return self.n_("up to %(count)s roll per turn", "up to %(count)s rolls per turn", n, count=self.number(n))
 
-    def setup(self, lo: int, hi: int) -> Markup | str:
-        """Before the first turn: sheets, who starts and which way play goes (the engine's seat order)."""
+    def setup(self, lo: int, hi: int, sheet: bool = True) -> Markup | str:
+        """Before the first turn: sheets (or paper for a game scored without boxes), who starts and which
+        way play goes (the engine's seat order)."""
         if hi == 1:
-            return self._("You play alone: take a score sheet and a pen, and begin.")
+            return self._("You play alone: take a score sheet and a pen, and begin.") if sheet else \
+                self._("You play alone: take paper for your score and a pen, and begin.")
+        if not sheet:
+            return self._("Write every player's name on the paper for the scores. Agree who starts; play then passes "
+                          "to the left (clockwise), one turn for each player.")
         return self._("Every player takes a score sheet, or a column of a shared one, and writes their name on it. "
                       "Agree who starts; play then passes to the left (clockwise), one turn for each player.")
 
