@@ -80,7 +80,7 @@ class SimplePlayer:
 class TurnStep:
     """One moment of a turn: a roll (`dice`), a keep (`kept`, what it promises), or the write."""
 
-    kind: str  # roll | keep | stop | write
+    kind: str  # roll | keep | stop | roll_on | write
     dice: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()
     roll_number: int = 0
@@ -190,6 +190,9 @@ def _play(model: Model, seed: int, scorer: Scorer, fixed: frozenset[str], turns:
         elif isinstance(action, Stop):
             state.apply(action)
             steps[-1].append(TurnStep("stop", state.dice))
+        elif not isinstance(action, Keep):  # a bank step's roll on
+            state.apply(action)
+            steps[-1].append(TurnStep("roll_on", state.dice))
         else:
             state.apply(action)
             steps[-1].append(TurnStep("keep", state.dice, kept=action.dice, reason=why))

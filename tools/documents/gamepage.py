@@ -131,6 +131,8 @@ def _turn_walkthrough(model: Model, w: Words) -> list[Markup | str]:
             out.append(w._("The rule lets nothing be set aside: all dice are rolled again."))
         elif step.kind == "keep":
             out.append(w._("Nothing is worth keeping: all dice are rolled again."))
+        elif step.kind == "roll_on":
+            out.append(w._("The player rolls on."))
         elif step.kind == "stop":
             out.append(w._("That is good enough: the player stops rolling."))
         elif step.kind == "write":
