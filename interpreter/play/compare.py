@@ -35,7 +35,7 @@ VERSION = 4  # 2: greedy and optimal games played in bulk, 3: random ones too (o
 # 4: the exact distribution of the final score where the solver reads the model
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
 STAGES = ("solving", "best", "greedy", "random", "two_players")
-EXACT_STATES = 2_000_000  # the exact distribution of the final score up to this many solver states (Yahtzee: 536,448)
+EXACT_STATES = 2_000_000  # the exact distribution of the final score up to this many solver states (the biggest bundled table: 536,448)
 
 
 @dataclass(frozen=True)

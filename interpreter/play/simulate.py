@@ -25,7 +25,7 @@ from .results import Result
 def spread_stderr(values) -> float:
     """The standard error of a sample's standard deviation, from its fourth moment: sqrt((m4 - s^4) / n) / 2s.
     A score with rare big bonuses has heavy tails, and then the normal s / sqrt(2n) is far too small
-    (Yahtzee's greedy scores, kurtosis 9.9: 3.66 over 400 games, not 1.74)."""
+    (a bundled game's greedy scores, kurtosis 9.9: 3.66 over 400 games, not 1.74)."""
     n = len(values)
     if n < 2:
         return float("inf")

@@ -6,7 +6,7 @@ opponent's final score from the sheet they have now. Both are known to the solve
 variance under optimal (expected-score) play from there on (`solver/moments.py`); the chance that one
 beats the other is read from a normal curve of their difference (a tie counts half), and the chances
 against several opponents are multiplied (their games are independent). So the player takes risks
-when it trails and plays safe when it leads, in the way Holderied's and Pawlewicz's Yahtzee players
+when it trails and plays safe when it leads, in the way Holderied's and Pawlewicz's players of one game
 weigh score distributions; unlike them it assumes normal curves and optimal play after this turn.
 With no opponent it is the optimal player.
 """

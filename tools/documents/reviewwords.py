@@ -46,7 +46,7 @@ def cost_text(loss: float, unit: str, lang: str) -> str:
 
 
 def mistake_text(review, d, lang: str) -> str:
-    """One mistake as a sentence: 'Round 2, dice 2 6 6 6 6: Big straight instead of Four of a kind cost 25.97 points.'"""
+    """One mistake as a sentence: 'Round 2, dice 2 6 6 6 6: Sixes instead of Chance cost 25.97 points.'"""
     _ = translator(lang).gettext
     model = review.model
     sentence = (_("Round {round}, dice {dice}: {made} instead of {best} cost {cost} percentage points of the "
