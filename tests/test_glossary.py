@@ -1,4 +1,4 @@
-"""The glossaries (tools/locales/glossary.LANG.yaml): one word per concept in every German and Dutch
+"""The glossaries (rules/glossary/LANG.yaml): one word per concept in every German and Dutch
 output (every bundled model's texts, the catalogs, the move words), and the names players use
 accepted where people type ("Kniffel", "Grosse Strasse", "Carré")."""
 from __future__ import annotations

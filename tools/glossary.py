@@ -1,8 +1,8 @@
-"""The glossary of each language (tools/locales/glossary.LANG.yaml): one word per concept, the names
-players use for it (accepted where people type, never a model's name for a box), the synonyms no
-output may use, and the words typed for each move. The terminal reads it to know a box by a name
-players use ("Kniffel", "Grosse Strasse", "Carré") and to read moves; tests hold the models' texts
-and the catalogs to it."""
+"""The glossary of each language (rules/glossary/LANG.yaml, beside the models, since its words are
+the games' words): one word per concept, the names players use for it (accepted where people type,
+never a model's name for a box), the synonyms no output may use, and the words typed for each move.
+The terminal reads it to know a box by a name players use and to read moves; tests hold the models'
+texts and the catalogs to it."""
 from __future__ import annotations
 
 import re
@@ -14,8 +14,9 @@ from pathlib import Path
 import yaml
 
 from ..interpreter.model.languages import LANGUAGES
+from ..interpreter.model.loader import RULES_DIR
 
-WHERE = Path(__file__).resolve().parent / "locales"
+WHERE = RULES_DIR / "glossary"
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Glossary:
 
 @lru_cache(maxsize=None)
 def glossary(lang: str) -> Glossary:
-    path = WHERE / f"glossary.{lang}.yaml"
+    path = WHERE / f"{lang}.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
     concepts = tuple(Concept(str(c["word"]), tuple(map(str, c.get("also", ()))), tuple(map(str, c.get("avoid", ()))))
                      for c in data.get("concepts", ()))

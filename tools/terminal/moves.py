@@ -223,7 +223,7 @@ def box_from(text: str, state: GameState, lang: str) -> str:
         names[_key(t.id)] = t.id
         for lg in (lang, "en", "de", "nl"):
             names.setdefault(_key(target_name(model, t.id, lg)), t.id)
-    for lg in (lang, "en", "de", "nl"):  # then the names players use (the glossary's), "Kniffel" for "Yahtzee"
+    for lg in (lang, "en", "de", "nl"):  # then the names players use (the glossary's other names of a box's word)
         for t in model.targets.values():
             concept = glossary(lg).concept_of(model.boxes[t.box].name[lg])
             for name in concept.names if concept else ():
