@@ -88,6 +88,7 @@ def client_texts(lang: str) -> dict[str, object]:
         "box": _("Box"),
         "sheet_of_player": _("Whose score sheet to show"),
         "section_total": _("Total {section}"),
+        "section_not_counted": _("{section} (not added to the grand total)"),
         "grand_total": _("Grand total"),
         "progress": _("{value} of {goal}"),
         "open_seat": _("open seat"),

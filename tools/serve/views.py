@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...interpreter.model.frozen import Model
+from ..documents.sheetlayout import sheet_layout
 from ..i18n import translator
 from ..terminal.view import target_name
 
@@ -19,11 +20,13 @@ def model_info(model: Model, lang: str) -> dict[str, Any]:
         "groups": [{"id": g.id, "name": g.name[lang] if g.name else g.id, "count": g.count, "faces": g.faces,
                     "colour": g.colour} for g in model.dice_groups] if model.grouped else [],
         "winner": model.winner,
+        # the sheet layout every reader draws: rows × columns × entries, and the sections that do not count
         "sections": [{"id": s.id, "name": s.name[lang], "total": s.total[lang] if s.total else None,
-                      "boxes": [{"id": b, "name": model.boxes[b].name[lang], "rule": model.boxes[b].rule[lang],
-                                 "uses": model.boxes[b].uses,
-                                 "targets": [t.id for t in model.targets.values() if t.box == b]}
-                                for b in s.boxes]} for s in model.sections],
+                      "counts": laid.counts,
+                      "boxes": [{"id": row.box, "name": model.boxes[row.box].name[lang],
+                                 "rule": model.boxes[row.box].rule[lang], "uses": row.entries,
+                                 "targets": [t for t in row.targets if t]} for row in laid.rows]}
+                     for s, laid in zip(model.sections, sheet_layout(model).sections)],
         # a sheet of rows x columns: every box once per column (targets box@column, in column order)
         "columns": [{"id": c.id, "name": c.name[lang], "multiplier": c.multiplier, "order": c.order}
                     for c in model.columns],

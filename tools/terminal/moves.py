@@ -8,6 +8,7 @@ from __future__ import annotations
 from ...interpreter.engine.actions import Action, Announce, Keep, Stop, Write
 from ...interpreter.model.errors import IllegalActionError, Message, did_you_mean
 from ...interpreter.engine.state import GameState
+from ..documents.sheetlayout import sheet_layout
 from ..glossary import glossary, move_words, typed
 from ..i18n import translator
 from .view import target_name
@@ -236,8 +237,9 @@ def box_from(text: str, state: GameState, lang: str) -> str:
 
 
 def sheet_order(model) -> list[str]:
-    """The write targets as the sheet numbers them: section by section, each box in every column."""
-    return [t.id for s in model.sections for b in s.boxes for t in model.targets.values() if t.box == b]
+    """The write targets as the sheet numbers them (the sheet layout's order): section by section, each
+    box in every column."""
+    return [t for s in sheet_layout(model).sections for row in s.rows for t in row.targets if t]
 
 
 def _key(name: str) -> str:

@@ -10,6 +10,7 @@ from rich.text import Text
 from ...interpreter.engine.actions import Announce, Keep, Roll, RollOn, Stop, Write
 from ...interpreter.model.errors import RulebookError
 from ...interpreter.engine.state import GameState
+from ..documents.sheetlayout import sheet_layout
 from ..i18n import translator
 from .names import announce_column, target_name
 
@@ -203,9 +204,12 @@ class View:
         totals = [state.totals(p) for p in range(len(state.players))]
         progress = [state.scorer.progress(state.sheets[p]) for p in range(len(state.players))]
         number = 0
+        layout = {s.id: s for s in sheet_layout(model).sections}  # the one sheet layout every reader draws
         for section in model.sections:
-            table.add_row("", Text(section.name[self.lang], style="bold"), *[""] * len(state.players))
-            for box in [t.id for b in section.boxes for t in model.targets.values() if t.box == b]:
+            heading = section.name[self.lang] if layout[section.id].counts else \
+                self._("{section} (not added to the grand total)", section=section.name[self.lang])
+            table.add_row("", Text(heading, style="bold"), *[""] * len(state.players))
+            for box in [t for row in layout[section.id].rows for t in row.targets if t]:
                 number += 1
                 cells = []
                 target = model.targets[box]

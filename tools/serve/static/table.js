@@ -354,7 +354,10 @@
       return td;
     };
     M.sections.forEach((section) => {
-      body.append(el("tr", {class: "section-row"}, el("th", {scope: "colgroup", colspan: seats.length * nc + 1, text: section.name})));
+      // a section that does not count (the layout says so) says it in its heading
+      const heading = section.counts === false ? fmt(T.section_not_counted, {section: section.name}) : section.name;
+      body.append(el("tr", {class: "section-row" + (section.counts === false ? " not-counted" : ""), "data-section": section.id},
+                     el("th", {scope: "colgroup", colspan: seats.length * nc + 1, text: heading})));
       section.boxes.forEach((b) => {
         const targets = b.targets && b.targets.length ? b.targets : [b.id];
         const label = b.uses > 1 ? fmt(T.box_uses, {box: b.name, n: b.uses}) : b.name;
