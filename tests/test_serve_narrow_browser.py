@@ -83,7 +83,7 @@ def open_table(phone, server: str, model: str, lang: str, errors) -> tuple:  # n
     created = page.evaluate("(seats) => Rulebook.post('/api/tables', {model: '%s', pace_ms: 0, seats})" % model, seats)
     page.evaluate(f"Rulebook.remember('{created['table']}', 0, '{created['token']}')")
     page.goto(f"{server}/t/{created['table']}?lang={lang}")
-    wait_js(page, "document.querySelectorAll('#sheet tbody tr.box-row').length > 0")
+    wait_js(page, "document.querySelectorAll('#sheet tbody tr').length > 0")
     return page, [s["name"] for s in seats]
 
 
