@@ -74,8 +74,9 @@ class WinBot(PlannerBot):
             return table_for(self.space, self.table.values, state, roll_number)
         _, var = table_for(self.space, self.var, state, roll_number)
         allowed = np.isfinite(points)
-        mine = np.where(allowed, self._points(state, state.player) + mean, 0.0)
-        my_var = np.where(allowed, var - points, 0.0)
+        with np.errstate(invalid="ignore"):  # -inf - -inf where a box may not take a roll: masked next
+            mine = np.where(allowed, self._points(state, state.player) + mean, 0.0)
+            my_var = np.where(allowed, var - points, 0.0)
         chance = np.ones_like(mine)
         for their_mean, their_var in rivals:
             chance = chance * beat_chance(mine - their_mean, my_var + their_var)
