@@ -157,19 +157,24 @@ def test_a_move_after_the_timer_takes_the_seat_back_and_the_log_names_the_comput
     wait_js(page, "document.querySelector('#log li.by-computer.p0') !== null", timeout=60)
     text = page.locator("#log li.by-computer.p0").first.inner_text()
     assert text.startswith("The computer, for Ann,"), text
-    # Ann plays a move: the seat is hers at once, and the computer makes no further move for her this turn
+    # Ann plays a move: it is credited to her, the seat is hers at once, and the welcome note counts the
+    # computer's moves for her. (On a busy machine the computer may make more than one move before her
+    # click arrives, at its pace; the test counts them instead of assuming how many.)
     assert ann.wait_turn_or_end() == "turn"
     ann.write_best()
-    wait_js(page, "document.querySelector('#log li.ev-write.p0') !== null")
-    write = page.locator("#log li.ev-write.p0").first
-    assert not write.get_attribute("class").count("by-computer") and write.inner_text().startswith("Ann writes")
+    wait_js(page, "document.querySelector('#log li.ev-write.p0:not(.by-computer)') !== null")
+    assert page.locator("#log li.ev-write.p0:not(.by-computer)").first.inner_text().startswith("Ann writes")
     wait_js(page, "!document.getElementById('returned').hidden")
-    assert "the computer made 1 move for you" in page.locator("#returned").inner_text()
     events = page.evaluate(f"fetch('/api/tables/{table}/events').then((r) => r.json())")["events"]
-    first_turn = [e for e in events if e["player"] == 0]
-    by_computer = [e for e in first_turn if e.get("robot")]
-    assert len(by_computer) == 1 and first_turn[-1]["type"] == "write" and not first_turn[-1].get("robot")
-    assert first_turn.index(by_computer[0]) < len(first_turn) - 1
+    mine = [e for e in events if e["player"] == 0]
+    own = next(i for i, e in enumerate(mine) if e["type"] == "write" and not e.get("robot"))
+    decisions = [e for e in mine[:own + 1] if e["type"] != "roll"]
+    first_own = next(i for i, e in enumerate(decisions) if not e.get("robot"))
+    by_computer = decisions[:first_own]
+    assert by_computer and all(e.get("robot") for e in by_computer)
+    assert not any(e.get("robot") for e in decisions[first_own:])  # from her first click on, the seat is hers
+    n = len(by_computer)
+    assert f"the computer made {n} move{'' if n == 1 else 's'} for you" in page.locator("#returned").inner_text()
 
 
 def test_a_visitors_edits_go_into_their_own_copy_and_they_play_that_text(people, server):
