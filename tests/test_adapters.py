@@ -12,7 +12,7 @@ import pytest
 
 from rulebook.interpreter import bundled_models, load_model
 from rulebook.interpreter.engine.actions import Keep, Roll, Stop, Write
-from rulebook.interpreter.adapters.encoding import Encoding, max_length, rank_returns
+from rulebook.interpreter.adapters.encoding import STEP_KINDS, Encoding, max_length, rank_returns
 from rulebook.interpreter.engine.state import GameState
 
 MODELS = list(bundled_models())
@@ -62,7 +62,7 @@ def test_dice_that_differ_number_their_rolls_group_by_group():
     assert enc.action(state, enc.action_id(b)) == b
     state.apply(b)
     obs = enc.observe(state, 0)
-    dice = obs[2 * 2 + 5 + 2:][:6 * 5]  # per group, the count of each face: white, red, yellow, green, blue
+    dice = obs[2 * 2 + len(STEP_KINDS) + 2:][:6 * 5]  # per group, the count of each face: white, red, yellow, green, blue
     assert list(dice.reshape(5, 6).argmax(axis=1) + 1) == [1, 2, 4, 5, 6] and dice[:6].tolist() == [1, 0, 1, 0, 0, 0]
 
 

@@ -8,6 +8,7 @@ Actions (a fixed number, `Encoding.num_actions`):
 - `K`: stop rolling.
 - `K+1 … K+T`: write into target `targets[j]` (the model's write targets, sheet order).
 - then, only for a model with announcements: announce none, and announce `targets[j]`.
+- last, only for a model with a bank step: roll on (`roll_on`; at a bank step `K` banks).
 Chance outcomes are numbered by `rolls`: a roll showing the faces `rolls[i]` is outcome `i`, with
 its exact probability; `max_chance_outcomes = len(rolls)`. With one kind of dice, `rolls` is the keep
 numbering (a multiset of the dice thrown: `rolls[i] == keeps[i]`). With dice that differ (groups),
@@ -29,13 +30,13 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from ..engine.actions import Action, Announce, Keep, Roll, Stop, Write
+from ..engine.actions import Action, Announce, Keep, Roll, RollOn, Stop, Write
 from ..model.frozen import Model
 from ..model.dice import group_index, group_rolls, group_slices, multisets
 from ..model.scoring import Scorer
 from ..engine.state import CHANCE, TERMINAL, GameState, tables
 
-STEP_KINDS = ("roll", "keep", "write", "announce", "over")
+STEP_KINDS = ("roll", "keep", "write", "announce", "bank", "over")
 UNBOUNDED_PASSES = 1000  # passes counted for a repeat with no `times` (max_length)
 
 
@@ -91,6 +92,8 @@ def score_bound(model: Model) -> float:
             best = model.n_dice * model.faces * 10
         mult = max((abs(c.multiplier) for c in model.columns), default=1) or 1
         most += best * len(target.cells) * mult
+    if model.ranking is not None and "counter" in model.ranking.score.deps and any(c.most is None for c in model.counters):
+        return 1e9  # a score kept by a counter with no most (a push-your-luck game's banked points): no game reaches it
     return float(4 * most + 1000)
 
 
@@ -158,6 +161,9 @@ class Encoding:
         put(self, "write_base", len(keeps) + 1)
         put(self, "announce_base", len(keeps) + 1 + len(targets) if announces else None)
         put(self, "num_actions", len(keeps) + 1 + len(targets) + (len(targets) + 1 if announces else 0))
+        banks = any(s.kind == "bank" for s in m.flow.walk())  # a bank step: Stop banks, one more id rolls on
+        put(self, "roll_on", self.num_actions if banks else None)
+        put(self, "num_actions", self.num_actions + (1 if banks else 0))
         put(self, "cells", tuple(m.cells))
         put(self, "counters", tuple(c.id for c in m.counters if c.per != "game"))
         put(self, "game_counters", tuple(c.id for c in m.counters if c.per == "game"))
@@ -180,6 +186,8 @@ class Encoding:
             return self.stop
         if kind is Write:
             return self.write_base + self.target_index[action.box]
+        if kind is RollOn and self.roll_on is not None:
+            return self.roll_on
         if kind is Announce and self.announce_base is not None:
             return self.announce_base + (0 if action.box is None else 1 + self.target_index[action.box])
         raise ValueError(f"no number for the action {action}")
@@ -195,6 +203,8 @@ class Encoding:
             return Stop()
         if self.write_base <= a < self.write_base + len(self.targets):
             return Write(self.targets[a - self.write_base])
+        if self.roll_on is not None and a == self.roll_on:
+            return RollOn()
         if self.announce_base is not None and self.announce_base <= a < self.num_actions:
             j = a - self.announce_base
             return Announce(None if j == 0 else self.targets[j - 1])

@@ -167,6 +167,8 @@ class RulebookState(pyspiel.State):
         e = self.position.rules.encoding
         if player == pyspiel.PlayerId.CHANCE:
             return "roll " + (" ".join(map(str, e.rolls[action])) or "-")
+        if e.roll_on is not None and action == e.roll_on:
+            return "roll on"
         if action < e.stop:
             return "keep " + (" ".join(map(str, e.keeps[action])) or "none")
         if action == e.stop:
