@@ -221,7 +221,7 @@ WRITE = {
 {{- who|capfirst }} writes the dice into an open box and scores what they are worth there; \
 {% if uses %}{{ 'the box' if boxes == 1 else 'each of the ' ~ num(boxes) ~ ' boxes' }} is filled {{ freq(uses) }}
 {%- else %}each box takes as many entries as the sheet shows{% endif %}
-{%- if columns %}, in each of the {{ num(columns) }} columns{% endif %}.{{ ' ' ~ notes if notes }}
+{%- if columns > 1 %}, in each of the {{ num(columns) }} columns{% endif %}.{{ ' ' ~ notes if notes }}
 {%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": "{{ who }} chooses:\n{{ choice }}{{ '\n' ~ notes if notes }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
@@ -239,7 +239,7 @@ WRITE = {
 {{- who|capfirst }}, trägt den Wurf in ein freies Feld ein und bekommt die Punkte, die er dort wert ist; \
 {% if uses %}{{ 'das Feld wird' if boxes == 1 else 'jedes der ' ~ num(boxes) ~ ' Felder wird' }} {{ freq(uses) }} ausgefüllt
 {%- else %}jedes Feld nimmt so viele Einträge auf, wie der Spielzettel zeigt{% endif %}
-{%- if columns %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.{{ ' ' ~ notes if notes }}
+{%- if columns > 1 %}, und zwar in jeder der {{ num(columns) }} Spalten{% endif %}.{{ ' ' ~ notes if notes }}
 {%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": "{{ who }}, wählt:\n{{ choice }}{{ '\n' ~ notes if notes }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
@@ -257,7 +257,7 @@ WRITE = {
 {{- who|capfirst }}, schrijft de worp in een open vakje en krijgt de punten die hij daar waard is; \
 {% if uses %}{{ 'het vakje' if boxes == 1 else 'elk van de ' ~ num(boxes) ~ ' vakjes' }} wordt {{ freq(uses) }} ingevuld
 {%- else %}elk vakje krijgt zoveel invullingen als het scoreblad aangeeft{% endif %}
-{%- if columns %}, in elk van de {{ num(columns) }} kolommen{% endif %}.{{ ' ' ~ notes if notes }}
+{%- if columns > 1 %}, in elk van de {{ num(columns) }} kolommen{% endif %}.{{ ' ' ~ notes if notes }}
 {%- for e in effects %} {{ e.sentence }}{% endfor %}""",
         "label": "{{ who }}, kiest:\n{{ choice }}{{ '\n' ~ notes if notes }}{% for e in effects %}\n{{ e.label }}{% endfor %}",
     },
