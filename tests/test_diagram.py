@@ -281,7 +281,8 @@ def test_a_counter_is_a_cylinder_with_arrows_from_its_effects_and_to_its_readers
 
 #: Dutch or German words spelled like English ones (nl "of" = or, "die" = that, "over" = left;
 #: de "die" = the, "also" = so), so their appearance is no leak.
-SAME_IN_ALL = {"in", "is", "of", "open", "rest", "plus", "over", "die", "also", "bonus", "joker"}
+SAME_IN_ALL = {"in", "is", "of", "open", "rest", "plus", "over", "die", "also", "bonus", "joker",
+               "chance"}  # German names the any-dice box Chance, as English does
 
 
 def _english_words() -> set[str]:
