@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...interpreter.engine.actions import Action, Announce, Keep, Roll, Stop
+from ...interpreter.engine.actions import Action, Announce, Keep, Roll, RollOn, Stop
 from ...interpreter.play.game import Game, Seat
 from ...interpreter.model.frozen import Model
 from ...interpreter.engine.state import CHANCE, GameState
@@ -209,6 +209,8 @@ def event_json(seq: int, player: int, action: Action, kept_before: tuple[int, ..
         out.update(type="stop")
     elif isinstance(action, Announce):
         out.update(type="announce", box=action.box)
+    elif isinstance(action, RollOn):
+        out.update(type="roll_on")
     else:
         out.update(type="write", box=action.box, points=points, bonus=bonus)
     return out

@@ -44,6 +44,9 @@ def client_texts(lang: str) -> dict[str, object]:
         "do_keep_no_stop": _("Click the dice you want to keep, then roll again."),
         "do_write": _("Choose a box for your dice: the grey numbers are what each box would score."),
         "do_announce": _("Announce the box this turn's dice will go into, or announce nothing."),
+        "do_bank": _("Bank your turn total, or roll on and risk it."),
+        "bank": _("Bank"),
+        "roll_on": _("Roll on"),
         "do_write_announced": _("You announced {box}: the dice go there."),
         "do_write_announced_in": _("You announced {box} in the {column} column: the dice go there."),
         "announce_box": _("Announce {box}"),
@@ -82,6 +85,7 @@ def client_texts(lang: str) -> dict[str, object]:
         "ev_keep": _("{player} keeps {dice}"),
         "ev_keep_none": _("{player} rolls all dice again"),
         "ev_stop": _("{player} stops rolling"),
+        "ev_roll_on": _("{player} rolls on"),
         "ev_write": n_("{player} writes {points} point in {box}", "{player} writes {points} points in {box}"),
         "ev_bonus": _("(+{bonus} bonus)"),
         # the sheet

@@ -97,6 +97,8 @@
         return ev.dice.length ? fmt(T.ev_keep, {player, dice: dice(ev.dice)}) : fmt(T.ev_keep_none, {player});
       case "stop":
         return fmt(T.ev_stop, {player});
+      case "roll_on":
+        return fmt(T.ev_roll_on, {player});
       case "announce":
         return ev.box ? announceText("ev_announce", ev.box, {player}) : fmt(T.ev_announce_none, {player});
       case "write": {
@@ -404,6 +406,7 @@
       turn.classList.add("mine");
       if (state.step.kind === "keep") prompt.textContent = state.step.can_stop ? T.do_keep : T.do_keep_no_stop;
       else if (state.step.kind === "announce") prompt.textContent = T.do_announce;
+      else if (state.step.kind === "bank") prompt.textContent = T.do_bank;
       else if (state.step.kind === "write") prompt.textContent = state.announced
         ? announceText("do_write_announced", state.announced) : T.do_write;
       return;
@@ -424,6 +427,10 @@
       roll.hidden = false;
       roll.textContent = fmt(one(T.roll, state.rolls_left), {n: state.rolls_left});
       roll.disabled = busy;
+    } else if (state.step.kind === "bank") {  // bank the turn total (stop), or roll on
+      roll.hidden = false;
+      roll.textContent = T.roll_on;
+      roll.disabled = busy;
     } else if (state.step.kind === "write" && state.can_pass) {  // an optional write: writing nothing
       roll.hidden = false;
       roll.textContent = T.pass;
@@ -431,6 +438,15 @@
     } else {
       roll.hidden = true;
     }
+    let bank = $("bank");
+    if (!bank) {
+      bank = el("button", {type: "button", class: "button primary", id: "bank"});
+      bank.addEventListener("click", () => { if (!busy) send("stop"); });
+      roll.after(bank);
+    }
+    bank.hidden = state.step.kind !== "bank";
+    bank.textContent = T.bank;
+    bank.disabled = busy;
     // an announce step: a button per box that may be announced (and one to announce nothing)
     let announce = $("announce");
     if (!announce) {
@@ -769,6 +785,7 @@
   }
   async function roll() {
     if (state.step && state.step.kind === "write") { await send("stop"); return; }  // the pass button
+    if (state.step && state.step.kind === "bank") { await send("roll on"); return; }
     if ((M.groups || []).length) {  // dice that differ: each kept die by its group and face
       const faces = shown(), ids = (M.groups || []).flatMap((g) => Array(g.count).fill(g.id));
       const places = [...selected].sort((a, b) => a - b);
