@@ -366,3 +366,33 @@ def test_announce_buttons_in_german_and_dutch_are_sentences_of_their_own(server,
         buttons.first.wait_for()
         labels = buttons.all_inner_texts()
         assert labels[0] == nothing and ones_hand in labels and len(set(labels)) == len(labels) == 25, labels
+
+
+def test_a_bank_step_in_the_browser(server, people):
+    """Pig: at the bank step the page offers Bank and Roll on; rolling on and banking show in the log,
+    and a bank adds the turn total to the player's score."""
+    me = people()
+    page = me.page
+    page.goto(f"{server}/new/pig?lang=en")
+    created = page.evaluate("""Rulebook.post('/api/tables', {model: 'pig', pace_ms: 0, seed: 4,
+        seats: [{name: 'Ann', kind: 'human'}, {name: 'Bot', kind: 'greedy'}]})""")
+    page.evaluate(f"Rulebook.remember('{created['table']}', 0, '{created['token']}')")
+    page.goto(f"{server}/t/{created['table']}?lang=en")
+    rolled_on = banked = False
+    while not banked:
+        assert me.wait_turn_or_end() == "turn"
+        page.locator("#bank").wait_for()
+        assert page.locator("#roll").inner_text() == "Roll on" and page.locator("#bank").inner_text() == "Bank"
+        assert "Bank your turn total" in page.locator("#prompt").inner_text()
+        before = me.seq()
+        (page.locator("#bank") if rolled_on else page.locator("#roll")).click()
+        wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) > {before}")
+        log = page.locator("#log").inner_text()
+        if not rolled_on:
+            assert "Ann rolls on" in log
+            rolled_on = True
+        else:
+            assert "Ann stops rolling" in log
+            banked = True
+    state = page.evaluate(f"fetch('/api/tables/{created['table']}').then((r) => r.json())")
+    assert state["counters"][0] and max(state["counters"][0].values()) > 0  # the banked points are Ann's
