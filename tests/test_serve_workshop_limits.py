@@ -136,3 +136,38 @@ def test_the_german_stale_move_message_is_said_once():
     from rulebook.tools.i18n import translator
     de = translator("de").gettext("this move was made at position {seq}, but the table is at {now} now; nothing was changed")
     assert de == "dieser Zug wurde in Stellung {seq} gemacht, aber der Tisch ist jetzt bei {now}; nichts wurde geändert"
+
+
+def test_the_page_cache_keeps_a_bounded_number_of_answers_for_a_bounded_time(tmp_path, monkeypatch):
+    """Issue 28: the page cache grew 6.4 MB per check. Now at most PAGE_CACHE_ENTRIES answers of
+    PAGE_CACHE_BYTES together, each for PAGE_CACHE_SECONDS; a stale answer is asked for again."""
+    import asyncio
+    import json
+
+    from rulebook.tools.serve import workshop as ws
+    shop = Workshop(tmp_path / "c.sqlite3")
+    asked = []
+
+    class FakeSandbox:
+        async def run(self, job):
+            asked.append(job["source"])
+            return {"ok": True, "page": "x" * 1_000_000}  # an answer of about 1 MB
+    shop._sandbox = FakeSandbox()
+    clock = [1000.0]
+    monkeypatch.setattr(ws.time, "monotonic", lambda: clock[0])
+
+    async def checks():
+        for i in range(ws.PAGE_CACHE_ENTRIES + 20):
+            await shop.check(f"text {i}", "en")
+    asyncio.run(checks())
+    kept = shop._pages
+    assert len(kept) <= ws.PAGE_CACHE_ENTRIES and sum(v[1] for v in kept.values()) <= ws.PAGE_CACHE_BYTES
+    size = len(json.dumps({"ok": True, "page": "x" * 1_000_000}))
+    assert len(kept) == ws.PAGE_CACHE_BYTES // size == 33  # as many 1 MB answers as 32 MiB hold
+    last = f"text {ws.PAGE_CACHE_ENTRIES + 19}"
+    asyncio.run(shop.check(last, "en"))
+    assert asked.count(last) == 1  # a recent answer comes from the cache
+    clock[0] += ws.PAGE_CACHE_SECONDS + 1
+    asyncio.run(shop.check(last, "en"))
+    assert asked.count(last) == 2  # a stale one is asked for again
+    assert len(shop._pages) == 1  # and the stale ones are gone
