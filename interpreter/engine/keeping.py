@@ -34,7 +34,10 @@ class Keeping:
 
     def _keep_grouped(self, op: Leaf, action: Action) -> None:
         """A keep of dice that differ (checked: IllegalActionError): the kept dice as codes."""
-        keep = self._check_keep(op, action)
+        self._take_keep(op, self._check_keep(op, action))
+
+    def _take_keep(self, op: Leaf, keep: tuple[int, ...] | None) -> None:
+        """Keep these (checked) dice and move on; keeping none where the step may stop, or every die, stops."""
         if keep is None or (op.can_stop and len(keep) == len(self.dice)):
             self._stop(op)  # keeping every die is stopping
             return

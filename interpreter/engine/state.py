@@ -229,19 +229,7 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
                 legal = False
             if not legal:
                 keep = self._check_keep(op, action)
-            if keep is None or (op.can_stop and len(keep) == len(self.dice)):  # stop rolling
-                self._stop(op)  # keeping every die is stopping
-            else:
-                self.kept = keep
-                before = self.held
-                if op.ruled and op.step.locked:
-                    self.held = keep
-                if op.luck and self._keep_effects(op, keep, before):
-                    return  # the game has ended
-                if op.next_leaf is not None:
-                    self._op = op.next_leaf
-                else:
-                    self._run(op.after)
+            self._take_keep(op, keep)
         elif kind is ANNOUNCE:
             self._apply_announce(op, action)
         elif kind is BANK:
