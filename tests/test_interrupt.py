@@ -48,3 +48,31 @@ def test_a_sigtermed_solve_leaves_a_checkpoint_and_no_headerless_table(tmp_path)
                                text=True, env=env, timeout=900)
         assert again.returncode == 0, again.stderr
         assert '"expected_score": 159.618' in again.stdout
+
+
+def test_leaving_a_pool_on_an_interrupt_never_waits_for_the_queue_lock():
+    """A worker that a signal kills while it holds the task queue's lock leaves the lock taken for good;
+    `Pool.terminate()` then waits for it for ever (a fresh clone's CI run hung so). The quiet pool kills
+    its workers instead of waiting: leaving it still ends at once."""
+    import threading
+
+    from rulebook.interpreter.model.workers import pool
+
+    done = threading.Event()
+
+    def interrupted_run():
+        try:
+            with pool(1) as p:
+                lock = p._inqueue._rlock
+                while lock.acquire(block=False):  # until the idle worker waits for a task, holding the lock
+                    lock.release()
+                os.kill(p._pool[0].pid, signal.SIGKILL)  # a worker killed inside get(): the lock stays taken
+                p._pool[0].join()
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            done.set()
+    worker = threading.Thread(target=interrupted_run, daemon=True)
+    worker.start()
+    assert done.wait(60), "leaving the pool waited for the queue's lock"
+    workers = [w for w in __import__("multiprocessing").active_children()]
+    assert all(w.exitcode is not None for w in workers if w.name.startswith("ForkPoolWorker"))

@@ -408,7 +408,7 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
                 progress(done_work, total_work)
     except KeyboardInterrupt:
         if pool is not None:
-            pool.terminate()
+            pool.kill()
             pool = None
         if cp is not None:
             solved = sum(counts[k] for k in cp.done)
