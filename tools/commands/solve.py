@@ -48,8 +48,11 @@ def add_arguments(p) -> None:
                    help="draw the exact distribution of the final score (.svg; implies --distribution)")
     p.add_argument("--force", action="store_true", help="replace the --plot file if it exists")
     p.add_argument("--objective", default="expected", metavar="OBJECTIVE",
-                   help="what the player maximizes: expected (the expected final score, the default) or reach:T "
-                        "(the chance of a final score of at least T, as in reach:250)")
+                   help="what the player maximizes: expected (the expected final score, the default), reach:T "
+                        "(the chance of a final score of at least T, as in reach:250) or win (the chance to win, "
+                        "with every player playing to win: the whole game's states, for small games)")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="with --objective win: how many players are at the table (default 2)")
     p.add_argument("--lang", default=None)
     add_option_argument(p)
 
@@ -105,7 +108,8 @@ def run(args) -> int:
     _ = translator(lang).gettext
     objective = parse_objective(args.objective)
     if objective.kind == WIN:
-        raise UsageError("solve computes the objectives expected and reach:T; for win use the computer seat that plays to win")
+        from .solvewin import run_win
+        return run_win(args, model, lang, _)
     if args.plot is not None:  # checked before any work, not after
         if args.plot.suffix.lower() != ".svg":
             raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
