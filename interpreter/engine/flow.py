@@ -42,7 +42,9 @@ class Flow:
                     pc += 1
             elif cls is Leaf:
                 self._op = op
-                if op.kind is WRITE and (op.step.optional or op.step.by != "active"):
+                if op.kind is not WRITE:
+                    return
+                if op.shared:
                     self._queue = list(actors(op.step.by, self.player, self._n_players))
                     self._written = []
                     if self._ask_next(op):
@@ -52,16 +54,17 @@ class Flow:
                         return
                     pc = done
                     continue
-                if op.kind is WRITE:  # some box must be able to take the dice
-                    sheet = self.sheets[self.actor]
-                    self._options = None
-                    entry = op.plans.get(self.dice) if op.plans is not None else None
-                    if entry is not None and entry[0]:  # a static plan
-                        self._plan = plan = entry[1]
-                        if next(filterfalse(sheet.__contains__, plan), None) is None:
-                            self._no_box(op)
-                    elif not self._can_write(op):
+                # some box must be able to take the dice
+                acting = self.acting
+                sheet = self.sheets[self.player if acting is None else acting]
+                self._options = None
+                entry = op.plans.get(self.dice) if op.plans is not None else None
+                if entry is not None and entry[0]:  # a static plan
+                    self._plan = plan = entry[1]
+                    if next(filterfalse(sheet.__contains__, plan), None) is None:
                         self._no_box(op)
+                elif not self._can_write(op):
+                    self._no_box(op)
                 return
             elif cls is Turns:
                 counters = self._counters

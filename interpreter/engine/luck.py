@@ -19,6 +19,16 @@ class Luck:
         """Whether the roll due throws every die: a roll of all dice, or hot dice (every die set aside)."""
         return op.all_dice or (op.step.hot_dice and len(self.kept) >= self.model.n_dice)
 
+    def _luck_draw(self, op: Leaf) -> tuple:
+        """The draw table (cumulative weights, rolls, total) of a roll the plain path does not
+        draw: hot dice (every die is rolled again), or the dice not kept of dice that differ."""
+        if op.all_dice or (op.luck and self.rolls_all(op)):
+            return self._t.draw[0]
+        if self.kept and self._t.grouped:  # dice that differ: the groups' dice not kept
+            _, cum, rolls, _, total = self._t.group_chance(self.kept)
+            return cum, rolls, total
+        return self._t.draw[len(self.kept)]
+
     def _apply_luck_roll(self, op: Leaf, action: Action) -> None:
         """A roll with a bust, hot dice or effects: the dice, then the bust (the turn ends, its turn
         counters lost), else the roll's effects and the end check, then on."""

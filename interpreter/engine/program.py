@@ -42,6 +42,12 @@ class Leaf:
     ends_repeat: bool  # followed by the end of a repeat whose body begins with a roll or keep
     ruled: bool  # a keep whose dice are limited by a rule (`allowed:`) or stay aside (`locked`)
     luck: bool  # a roll with a bust, effects or hot dice, or a keep with effects (the slow path: `Luck`)
+    # read on the hot paths of GameState (each saves a lookup or two per move)
+    draw: tuple | None  # a plain roll of all dice (no luck): its draw table (cumulative weights, rolls, total)
+    plain_keep: bool  # a keep without rule, effects or dice that differ: checked against `keeps` alone
+    keep_slot: int  # which list of `keeps` a keep's legal actions are: 0 where it may stop, else 1
+    shared: bool  # a write several players take, or one a player may pass (see acting.py)
+    effects: bool  # the step has effects
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -114,6 +120,11 @@ class _Tables:
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
         self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
         self.counter = {c.id: c for c in model.counters}  # the model's counters by id
+        # what a new state starts from: each player's counters, the game's, those of a turn (id, start)
+        self.player_counters = {c.id: c.start for c in model.counters if c.per != "game"}
+        self.game_counters = {c.id: c.start for c in model.counters if c.per == "game"}
+        self.turn_counters = tuple((c.id, c.start) for c in model.counters if c.per == "turn")
+        self.n_cells, self.simple = len(model.cells), model.simple_sheet
         # an announce step: writes follow the announcement, so they are never planned ahead
         self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
             c.order == "announced" for c in model.columns)
@@ -212,7 +223,10 @@ class _Tables:
                 luck = (kind == ROLL and (step.bust is not None or step.hot_dice or bool(step.effects))) or (
                     kind == KEEP and bool(step.effects))
                 final[pc] = Leaf(step, kind, pc, after, stop, all_dice, can_stop, leaf_at(pc + 1), roll_all, plans,
-                                 pc + 1 in repeat_ends, ruled, luck)
+                                 pc + 1 in repeat_ends, ruled, luck,
+                                 roll_all[1] if roll_all is not None and not luck else None,
+                                 kind == KEEP and not ruled and not luck and not self.grouped, 0 if can_stop else 1,
+                                 kind == WRITE and (bool(step.optional) or step.by != "active"), bool(step.effects))
         for pc, op in enumerate(program):
             cls = op[0]
             if cls is Start:

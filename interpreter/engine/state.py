@@ -45,11 +45,11 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
         self.sheets: list[dict[str, int]] = [{} for _ in players]
         self.awards: list[dict[str, int]] = [{} for _ in players]
         # the model's counters (numbers that outlive a turn): each player's own, and the game's
-        self.counter_values: list[dict[str, int]] = [{c.id: c.start for c in model.counters if c.per != "game"}
-                                                     for _ in players]
-        self.game_counters: dict[str, int] = {c.id: c.start for c in model.counters if c.per == "game"}
+        mine = t.player_counters
+        self.counter_values: list[dict[str, int]] = [dict(mine) for _ in players]
+        self.game_counters: dict[str, int] = dict(t.game_counters)
         # counters of a turn (`per: turn`): each player's own, back to its start when their turn starts
-        self._turn_counters = tuple((c.id, c.start) for c in model.counters if c.per == "turn")
+        self._turn_counters = t.turn_counters
         self.player = 0
         # at a write step taken by several players (`by: others|all`) or one the player may pass:
         # the player asked now (None: the active player), those still to ask, the writes made
@@ -65,11 +65,11 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
         self.turns_begun = 0  # how many turns have begun (a look-ahead sees a turn end by it)
         self._ending: int | None = None  # once end_if held with `end: round|last_turn`: -1 (the round), or last turns left
         self.last_cell: str | None = None  # the cell the last write filled
-        self._n_boxes = len(model.cells)  # the sheet is full when every cell is
+        self._n_boxes = t.n_cells  # the sheet is full when every cell is
         self._program, self._keeps, self._merge = t.program, t._keeps, t.merge  # (saves a lookup per move)
-        self._writes, self._n_players = t.writes, len(self.players)
+        self._writes, self._n_players, self._draw = t.writes, len(self.players), t.draw
         self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
-        self._simple = model.simple_sheet  # the sheet's cells are its boxes
+        self._simple = t.simple  # the sheet's cells are its boxes
         self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
         self._op: Leaf | None = None  # the leaf instruction due (None: the game is over)
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
@@ -140,15 +140,11 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
         op = self._op
         if op is None or op.kind is not ROLL:
             raise IllegalActionError("no dice are to be rolled now")
-        all_dice = op.roll_all
-        if all_dice is None and op.luck and self.rolls_all(op):  # hot dice: every die is rolled again
-            all_dice = (None, self._t.draw[0])
-        if all_dice is not None:
-            cum, rolls, total = all_dice[1]
-        elif self.kept and self._t.grouped:  # dice that differ: the groups' dice not kept
-            _, cum, rolls, _, total = self._t.group_chance(self.kept)
-        else:
-            cum, rolls, total = self._t.draw[len(self.kept)]
+        draw = op.draw  # a plain roll of all dice
+        if draw is None:
+            kept = self.kept
+            draw = self._luck_draw(op) if op.luck or (kept and self._t.grouped) else self._draw[len(kept)]
+        cum, rolls, total = draw
         return rolls[bisect_right(cum, rng.random() * total)]
 
     def legal_actions(self) -> list[Action]:
@@ -161,22 +157,23 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
                 entry = self._t.ruled_keeps(op.step, self.dice, self.held)
             else:
                 entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
-            return (entry[0] if op.can_stop else entry[1])[:]  # a copy: the cached list stays as it is
+            return entry[op.keep_slot][:]  # a copy: the cached list stays as it is
+        if kind is WRITE:
+            plan = self._plan
+            if plan is not None:  # the plan's boxes that are open
+                acting = self.acting
+                sheet = self.sheets[self.player if acting is None else acting]
+                out = list(map(self._writes.__getitem__, filterfalse(sheet.__contains__, plan)))
+            else:
+                out = list(map(self._writes.__getitem__, self._write_options()))
+            if op.shared and op.step.optional and self._may_pass(op):
+                out.insert(0, Stop())
+            return out
         if kind is ANNOUNCE:
             return self._announce_options()
         if kind is BANK:
             return self._bank_options()
-        if kind is WRITE:
-            writes, plan = self._writes, self._plan
-            if plan is not None:  # the plan's boxes that are open
-                out = list(map(writes.__getitem__, filterfalse(self.sheets[self.actor].__contains__, plan)))
-            else:
-                out = list(map(writes.__getitem__, self._write_options()))
-            if op.step.optional and self._may_pass(op):
-                out.insert(0, Stop())
-            return out
         return [a for a, _ in self.chance_outcomes()]
-
 
     def apply(self, action: Action) -> None:
         """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
@@ -184,28 +181,29 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
         if op is None:
             raise IllegalActionError("the game is over")
         kind = op.kind
-        if op.luck and kind is ROLL:
-            self._apply_luck_roll(op, action)
-        elif kind is ROLL:
-            all_dice = op.roll_all
+        if kind is ROLL:
+            if op.luck:
+                self._apply_luck_roll(op, action)
+                return
             try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
-                faces = action.faces
-                if all_dice is not None:
-                    dice = faces if faces in all_dice[0] else None
+                if op.all_dice:
+                    dice = action.faces
+                    if dice not in op.roll_all[0]:
+                        dice = None
                 else:
-                    merged = self._merge.get(self.kept)
-                    dice = merged.get(faces) if merged is not None else None
-            except (AttributeError, TypeError):
+                    dice = self._merge[self.kept].get(action.faces)
+            except (AttributeError, TypeError, KeyError):
                 dice = None
             if dice is None:
                 dice = self._rolled(op, action)
             self.dice = dice
             self.kept = ()
-            if all_dice is not None:  # every die is rolled again: none stays set aside
+            if op.all_dice:  # every die is rolled again: none stays set aside
                 self.held = ()
             self.roll_number += 1
-            if op.next_leaf is not None:
-                self._op = op.next_leaf
+            nxt = op.next_leaf
+            if nxt is not None:
+                self._op = nxt
                 return
             if op.ends_repeat:  # the end of a repeat: another pass, if one is left (as _run would do)
                 loop = self._program[op.after]
@@ -217,34 +215,48 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
                     return
             self._run(op.after)
         elif kind is KEEP:
-            if self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
+            if op.plain_keep:  # checked against the keeps of the roll alone
+                try:
+                    keep = action.dice
+                    legal = keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
+                except (AttributeError, TypeError):
+                    legal = False
+                if legal and len(keep) < len(self.dice):
+                    self.kept = keep
+                    nxt = op.next_leaf
+                    if nxt is not None:
+                        self._op = nxt
+                    else:
+                        self._run(op.after)
+                    return
+                self._take_keep(op, keep if legal else self._check_keep(op, action))
+            elif self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
                 self._keep_grouped(op, action)
-                return
-            try:
-                keep = action.dice
-                entry = (self._t.ruled_keeps(op.step, self.dice, self.held) if op.ruled
-                         else self._keeps.get(self.dice) or self._t.keeps(self.dice))
-                legal = keep in entry[2]
-            except (AttributeError, TypeError):
-                legal = False
-            if not legal:
-                keep = self._check_keep(op, action)
-            self._take_keep(op, keep)
+            else:
+                try:
+                    keep = action.dice
+                    legal = keep in self._t.ruled_keeps(op.step, self.dice, self.held)[2] if op.ruled else \
+                        keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
+                except (AttributeError, TypeError):
+                    legal = False
+                self._take_keep(op, keep if legal else self._check_keep(op, action))
+        elif kind is WRITE:
+            if type(action) is Stop and op.step.optional:
+                if not self._may_pass(op):
+                    raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
+                self._next_actor(op)
+            else:
+                self._apply_write(op, action)
         elif kind is ANNOUNCE:
             self._apply_announce(op, action)
-        elif kind is BANK:
-            self._apply_bank(op, action)
-        elif type(action) is Stop and op.step.optional:
-            if not self._may_pass(op):
-                raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
-            self._next_actor(op)
         else:
-            self._apply_write(op, action)
+            self._apply_bank(op, action)
 
     def returns(self) -> list[int]:
         """Each player's final score: the grand total, or the model's own final score (`winner`)."""
         if self.model.ranking is None:
-            return [self.totals(p)["total"] for p in range(len(self.players))]
+            total = self.scorer.total
+            return [total(self.sheets[p], self.awards[p], self.counters_of(p)) for p in range(len(self.players))]
         return [self.final_scores()[p][0] for p in range(len(self.players))]
 
     def final_scores(self) -> list[tuple[int, ...]]:

@@ -24,7 +24,8 @@ class Writing:
             box = action.box
         except AttributeError:
             box = None
-        player = self.actor
+        acting = self.acting
+        player = self.player if acting is None else acting
         sheet = self.sheets[player]
         plan = self._plan
         if plan is not None:
@@ -46,13 +47,13 @@ class Writing:
         self.last_cell = cell
         if len(sheet) == self._n_boxes:
             self._full = self._all_filled()
-        if op.step.optional or op.step.by != "active":  # effects and the end check after the last player
+        if op.shared:  # effects and the end check after the last player
             self._written.append((player, box))
             self._next_actor(op)
             return
-        if op.step.effects:
+        if op.effects:
             self._apply_effects(op.step, box)
-        if not self._ends(player, box):
+        if self.model.end_if is None or not self._ends(player, box):
             self._run(op.after)
 
     def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:

@@ -357,6 +357,21 @@ class Scorer:
                 out[b.id] = (b.progress[0](ctx), b.progress[1](ctx))
         return out
 
+    def total(self, sheet: Sheet, awards: Mapping[str, int] | None = None,
+              counters: Mapping[str, int] | None = None) -> int:
+        """`totals(…)["total"]` alone: the grand total, without the sections and bonuses one by one."""
+        if not self.simple or self._uncounted:
+            return self.totals(sheet, awards, counters)["total"]
+        bonuses = 0
+        if self._end_bonuses:  # (a sheet of boxes has no columns)
+            ctx = Context(sheet=_view(sheet), counters=counters)
+            for b in self._end_bonuses:
+                bonuses += b.points(ctx)
+        if awards:
+            for b in self._write_bonuses:
+                bonuses += awards.get(b.id, 0)
+        return sum(sheet.values()) + bonuses
+
     def totals(self, sheet: Sheet, awards: Mapping[str, int] | None = None,
                counters: Mapping[str, int] | None = None) -> dict[str, int]:
         """Section totals, every bonus, and `total` (everything added up). End bonuses may read the

@@ -1,0 +1,99 @@
+"""The engine's fast paths (GameState.apply, legal_actions, sample_chance; what a state remembers between
+moves) against a state freshly loaded from the same position, for every bundled model.
+
+A state loaded by `from_json` has nothing remembered (no write plan, no options), so it answers by the
+general paths. Played side by side, move by move, the two must offer the same actions with the same
+chances and reach the same positions."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulebook.interpreter import bundled_models, load_model
+from rulebook.interpreter.engine.actions import Keep, Roll, Stop, Write
+from rulebook.interpreter.engine.state import GameState, tables
+
+MODELS = list(bundled_models())
+PINNED = (77, [44])  # yahtzee, 1 player, seed 7: positions compared and the final score
+
+
+def _shown(state: GameState) -> list[str]:
+    if state.is_chance_node():
+        return [f"{a} {p:.12f}" for a, p in state.chance_outcomes()]
+    return [str(a) for a in state.legal_actions()]
+
+
+def side_by_side(model, players: int, seed: int) -> tuple[int, list[int]]:
+    """A random game played on a state and, move by move, on a copy loaded from its JSON; returns the
+    number of positions compared and the final scores."""
+    rng = random.Random(seed)
+    state = GameState(model, [f"p{i}" for i in range(players)])
+    compared = 0
+    while not state.is_terminal():
+        # (a save does not carry the game's end once end_if has begun it, `end: round|last_turn`: from
+        # there on the copy is a clone, which remembers nothing it would not also get from a save)
+        fresh = GameState.from_json(model, state.to_json()) if state._ending is None else state.clone()
+        fresh._options = fresh._plan = None
+        assert _shown(state) == _shown(fresh), f"at {state.step().id}, move {compared}"
+        assert state.current_player() == fresh.current_player()
+        action = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply(action)
+        fresh.apply(action)
+        assert fresh.to_json() == state.to_json()
+        compared += 1
+    return compared, state.returns()
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_fast_paths_match_a_freshly_loaded_state(name):
+    model = load_model(name)
+    for players in sorted({model.min_players, min(model.min_players + 1, model.max_players)}):
+        for seed in range(2):
+            compared, scores = side_by_side(model, players, seed)
+            assert compared > 0 and len(scores) == players
+
+
+def test_a_yahtzee_game_side_by_side_pins_its_moves_and_score():
+    model = load_model("yahtzee")
+    compared, scores = side_by_side(model, 1, 7)
+    assert (compared, scores) == PINNED
+    tables(model).precompute()  # the tables filled up front: the same game
+    assert side_by_side(model, 1, 7) == PINNED
+
+
+def test_the_write_plan_follows_a_sheet_changed_by_hand():
+    """Legal writes are read from the sheet when asked, not remembered from the last write: a box
+    filled by hand drops out of the legal actions, as it does for a freshly loaded state."""
+    model = load_model("yahtzee")
+    state = GameState(model, ["Ann"])
+    state.apply(Roll((2, 3, 3, 5, 6)))
+    state.apply(Stop())
+    before = [str(a) for a in state.legal_actions()]
+    state.sheets[0]["chance"] = 19
+    after = [str(a) for a in state.legal_actions()]
+    assert len(before) == 13 and len(after) == 12 and "write chance" not in after
+    assert after == [str(a) for a in GameState.from_json(model, state.to_json()).legal_actions()]
+
+
+def test_a_roll_not_drawn_by_the_state_is_checked_the_same():
+    """A roll given by hand (unsorted, or a Roll object of its own) lands where the drawn one does."""
+    model = load_model("yahtzee")
+    tables(model).precompute()
+    drawn, given = GameState(model, ["Ann"]), GameState(model, ["Ann"])
+    roll = drawn.sample_chance(random.Random(3))
+    drawn.apply(roll)
+    given.apply(Roll(tuple(reversed(roll.faces))))
+    assert drawn.dice == given.dice == tuple(sorted(roll.faces))
+    drawn.apply(Keep(drawn.dice[:2]))
+    given.apply(Keep(tuple(reversed(given.dice[:2]))))
+    roll = drawn.sample_chance(random.Random(4))
+    drawn.apply(roll)
+    given.apply(Roll(tuple(reversed(roll.faces))))
+    assert drawn.to_json() == given.to_json() and drawn.roll_number == 2
+    drawn.apply(Stop())
+    given.apply(Stop())
+    box = next(a for a in drawn.legal_actions() if isinstance(a, Write))
+    drawn.apply(box)
+    given.apply(Write(box.box))
+    assert drawn.to_json() == given.to_json() and len(drawn.sheets[0]) == 1
