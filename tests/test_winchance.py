@@ -91,6 +91,9 @@ def test_too_many_states_are_refused_in_one_line_with_the_number():
     done = cli("solve", "yahtzee", "--objective", "win", "--lang", "de")
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "67.108.864" in done.stderr and "Gewinnchance" in done.stderr
+    done = cli("solve", "farkle", "--objective", "win", "-O", "goal=500", "--max-states", "20000")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "more than 20,000 of them" in done.stderr  # its turn total has no end: the walk passes any limit
     with pytest.raises(NotSolvable):
         win_chances(load_source(variant(), "pig.yaml", {"goal": 20}), 2, max_states=1000)
 

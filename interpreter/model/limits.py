@@ -35,7 +35,7 @@ class Limits:
     table_bytes: int = 256 * 2**20  # the dice's roll x keep tables (5 dice x 6 faces: 0.9 MB)
     solver_states: int = 4_000_000  # upper estimate of the solver's turn-start states (bundled: <= 1.1 million)
     solver_work: int = 40_000_000_000  # states x (rolls x boxes + keeps x faces x rerolls) (bundled: <= 1e10)
-    joint_states: int = 3_000_000  # states of a whole game for the chance to win (bundled: Pig to 100, 2 players: 1.0 million)
+    joint_states: int = 2_500_000  # states of a whole game for the chance to win (bundled: Pig to 100, 2 players: 1.0 million)
     solver_batch_bytes: int = 256 * 2**20  # memory of one batch of the solver's (rolls x states) arrays
     cache_bytes: int = 512 * 2**20  # a solve cache file read back from disk
 
