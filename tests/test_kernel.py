@@ -124,3 +124,36 @@ def test_the_first_solve_in_a_cache_says_it_compiles_the_kernel(tmp_path):
     german = subprocess.run(run + ["--lang", "de"], env={**env, "RULEBOOK_CACHE": str(tmp_path / "de")},
                             capture_output=True, text=True, timeout=600, check=True)
     assert "der Löser wird vorbereitet" in german.stderr
+
+
+BACKGROUND = """
+import sys
+from pathlib import Path
+from rulebook.interpreter import load_model
+from rulebook.interpreter.solver import kernel
+from rulebook.interpreter.solver.solve import solve
+from rulebook.interpreter.model import cachedir
+assert kernel.will_compile()
+assert kernel.compile_in_background()
+assert kernel.will_compile()  # the child compiles: the solve will wait for it
+kernel._await_background()
+where = kernel.numba_cache_dir()
+data = sorted(where.rglob("*.nbc"))
+assert data and not kernel.will_compile(), "the child left no sealed, compiled kernel"
+if sys.argv[1] == "forge":
+    data[0].write_bytes(data[0].read_bytes()[:-1] + b"\\0")  # the machine code changed behind the seal
+    assert kernel.will_compile() and not list(where.rglob("*.nbc"))  # the folder is emptied, not believed
+stats = kernel.compiled().stats
+print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), round(solve(load_model("yacht")).expected_score, 6))
+"""
+
+
+@pytest.mark.parametrize("how", ["sealed", "forge"])
+def test_a_background_compile_writes_a_sealed_kernel_and_a_forged_one_is_rebuilt(tmp_path, how):
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
+    env.pop("RULEBOOK_KERNEL", None)
+    out = subprocess.run([sys.executable, "-c", BACKGROUND, how], env=env, check=True, timeout=900,
+                         capture_output=True, text=True)
+    hits, misses, score = out.stdout.split()
+    # loaded from what the child wrote (a cache hit), or compiled again here after the forgery
+    assert (int(hits), int(misses)) == ((1, 0) if how == "sealed" else (0, 1)) and score == "166.955068"

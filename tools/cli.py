@@ -127,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     command = next((a for i, a in enumerate(argv) if not a.startswith("-") and (i == 0 or argv[i - 1] != "--lang")),
                    None)
     help_lang = _help_language(argv)
+    if command == "solve":  # a kernel not compiled yet starts compiling now, while the command loads (kernel.py)
+        from ..interpreter.solver import kernel
+        kernel.compile_in_background()
     with _argparse_speaks(help_lang):
         parser = build_parser(command if command in COMMANDS else None, help_lang)
         args = parser.parse_args(argv)

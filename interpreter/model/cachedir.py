@@ -19,6 +19,7 @@ import hmac
 import os
 import secrets
 import stat
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import RulebookError
@@ -274,3 +275,38 @@ def seal_tree(where: Path) -> bool:
     """Record every file under `where` in its sealed manifest."""
     import json
     return write_sealed(where / MANIFEST, json.dumps(_tree(where), sort_keys=True).encode())
+
+
+_HELD: dict[str, int] = {}  # locks this process holds (a second flock of the same file would wait for itself)
+
+
+@contextmanager
+def locked(where: Path):
+    """An exclusive lock on the folder `where` that several processes fill (numba's): `flock` on
+    `<where>.lock` beside it, held while one process checks or fills the folder, so none empties what
+    another is writing. The lock file holds nothing and is never read; a lock that cannot be taken
+    (no flock, a file that is no regular file) is skipped. Re-entrant within a process."""
+    name = str(where)
+    if _HELD.get(name):
+        _HELD[name] += 1
+        try:
+            yield
+        finally:
+            _HELD[name] -= 1
+        return
+    fd = None
+    try:
+        import fcntl
+        fd = os.open(where.with_name(where.name + ".lock"),
+                     os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            fcntl.flock(fd, fcntl.LOCK_EX)
+    except (ImportError, OSError):
+        pass
+    _HELD[name] = 1
+    try:
+        yield
+    finally:
+        del _HELD[name]
+        if fd is not None:
+            os.close(fd)

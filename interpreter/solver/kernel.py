@@ -173,7 +173,7 @@ BLOCK = 128  # states per block in the compiled kernel (its arrays stay in the c
 
 def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradix, row, gain,
                   bq_box, bq_roll, bq_off, bq_key, bsel, bgain, adds, removes, size_start, p_all, faces, rerolls, stop,
-                  out):  # pragma: no cover (compiled)
+                  out, fut, W, A, acc, at):  # pragma: no cover (compiled)
     B, S = base.shape
     D = slot_box.shape[0]
     NR, _, R = row.shape
@@ -185,21 +185,19 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
     full0 = size_start[n]
     inv = 1.0 / faces
     neg = -np.inf
-    fut = np.empty((D, BLOCK))
-    W = np.empty((NR, R, BLOCK))
-    A = np.empty((K + 1, BLOCK))
-    acc = np.empty(BLOCK)
-    any_open = np.zeros(B, np.bool_)
-    open_boxes = np.zeros(B, np.int64)
-    at = np.empty(BLOCK, np.int64)
+    # the scratch arrays come from the caller (an allocation inside would compile numpy's own
+    # functions with the kernel: about a second of the first solve): fut (D, BLOCK), W (NR, R, BLOCK),
+    # A (K + 1, BLOCK), acc (BLOCK,) and at (BLOCK + 2 B,) int64, whose tail holds which boxes are open
+    any_open = at[BLOCK:BLOCK + B]
+    open_boxes = at[BLOCK + B:BLOCK + 2 * B]
     status = 0
     for lo in range(0, S, BLOCK):
-        sb = min(BLOCK, S - lo)
+        sb = S - lo if S - lo < BLOCK else BLOCK
         for b in range(B):
-            any_open[b] = False
+            any_open[b] = 0
             for j in range(sb):
                 if base[b, lo + j] >= 0:
-                    any_open[b] = True
+                    any_open[b] = 1
         # the value of the next sheet for every slot
         for d in range(D):
             b = slot_box[d]
@@ -318,7 +316,8 @@ def numba_cache_dir():
     them. So the folder must be this user's alone (`cachedir.checked_folder`), and every file in it
     must be listed with its digest in a manifest sealed with the user's key (`cachedir.verify_tree`,
     written after each compile by `jit`); anything else empties the folder first, and numba compiles
-    again."""
+    again. It is checked and filled under a lock (`cachedir.locked`), so a process (such as the child
+    of `compile_in_background`) never finds another's files half written."""
     from ..model import cachedir
     from .cache import cache_dir
     path = cachedir.checked_folder(cache_dir() / "numba")
@@ -330,7 +329,8 @@ def numba_cache_dir():
         probe.unlink()
     except OSError:
         return None
-    return path if cachedir.verify_tree(path) else None
+    with cachedir.locked(path):
+        return path if cachedir.verify_tree(path) else None
 
 
 def _ready_marker(where) -> "os.PathLike | None":
@@ -348,12 +348,57 @@ def will_compile() -> bool:
     """Whether the next solve compiles the kernel first (a few seconds, once per cache folder)."""
     if _COMPILED is not None or os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return False
+    if _BACKGROUND is not None:
+        return True
     import importlib.util
     if importlib.util.find_spec("numba") is None:
         return False
     from ..model.cachedir import marked
     marker = _ready_marker(numba_cache_dir())
     return marker is None or not marked(marker)
+
+
+_BACKGROUND = None  # the child process compiling the kernel into the cache (`compile_in_background`)
+
+
+def compile_in_background() -> bool:
+    """Start compiling the kernel in a child process when the next solve would compile it, so that the
+    compile overlaps the caller's own work (loading the model, laying out its states). The child
+    writes numba's files into the cache and seals them as any compile does (under the folder's lock);
+    `compiled()` waits for it, then loads the kernel from there, checked like every cached kernel (if
+    the child failed, it compiles the kernel itself). True if a child was started."""
+    global _BACKGROUND
+    if _BACKGROUND is not None or not will_compile() or numba_cache_dir() is None:
+        return False
+    import atexit
+    import subprocess
+    import sys
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p or os.getcwd() for p in sys.path)}
+    try:
+        _BACKGROUND = subprocess.Popen([sys.executable, "-c", f"from {__package__} import kernel; kernel.compiled()"],
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL, env=env)
+    except OSError:
+        return False
+    atexit.register(_stop_background)  # a command that ends early (an error) leaves no compile running
+    return True
+
+
+def _await_background() -> None:
+    global _BACKGROUND
+    if _BACKGROUND is not None:
+        try:
+            _BACKGROUND.wait()
+        finally:
+            _BACKGROUND = None
+
+
+def _stop_background() -> None:
+    global _BACKGROUND
+    if _BACKGROUND is not None and _BACKGROUND.poll() is None:
+        _BACKGROUND.kill()  # what it wrote is not sealed yet: the next check empties the folder
+        _BACKGROUND.wait()
+    _BACKGROUND = None
 
 
 def jit(function, signatures):
@@ -364,16 +409,19 @@ def jit(function, signatures):
         import numba
     except ImportError:
         return False
+    from ..model.cachedir import locked, seal_tree
     where = numba_cache_dir()
-    before = numba.config.CACHE_DIR
-    if where is not None:  # read when decorating
-        numba.config.CACHE_DIR = str(where)
-    try:
-        return numba.njit(signatures(numba), cache=where is not None, nogil=True, error_model="numpy")(function)
-    finally:
-        numba.config.CACHE_DIR = before
-        if where is not None:
-            from ..model.cachedir import seal_tree
+    if where is None:
+        return numba.njit(signatures(numba), nogil=True, error_model="numpy")(function)
+    with locked(where):  # another process compiling into the folder finishes (and seals) first
+        if numba_cache_dir() is None:
+            return numba.njit(signatures(numba), nogil=True, error_model="numpy")(function)
+        before = numba.config.CACHE_DIR
+        numba.config.CACHE_DIR = str(where)  # read when decorating
+        try:
+            return numba.njit(signatures(numba), cache=True, nogil=True, error_model="numpy")(function)
+        finally:
+            numba.config.CACHE_DIR = before
             seal_tree(where)  # what numba wrote (or found, verified) now is ours
 
 
@@ -381,7 +429,8 @@ def _signature(numba):
     i64, f64, b1 = numba.int64, numba.float64, numba.boolean
     a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
     return i64(f64[::1], a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1],
-               a1, a1, a1, a1, a2, f64[:, ::1], a2, a2, a1, f64[::1], i64, i64, b1, f64[::1])
+               a1, a1, a1, a1, a2, f64[:, ::1], a2, a2, a1, f64[::1], i64, i64, b1, f64[::1],
+               f64[:, ::1], f64[:, :, ::1], f64[:, ::1], f64[::1], a1)
 
 
 def compiled():
@@ -390,14 +439,22 @@ def compiled():
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if _COMPILED is None:
-        _COMPILED = jit(_solve_states, _signature)
-        where = numba_cache_dir() if _COMPILED else None
-        marker = _ready_marker(where)
-        if marker is not None:
-            from ..model.cachedir import mark, seal_tree
-            mark(marker)
-            seal_tree(where)
+        _await_background()
+        from ..model.cachedir import locked, mark, seal_tree
+        where = numba_cache_dir()
+        with locked(where) if where is not None else _nothing():
+            _COMPILED = jit(_solve_states, _signature)
+            where = numba_cache_dir() if _COMPILED else None
+            marker = _ready_marker(where)
+            if marker is not None:
+                mark(marker)
+                seal_tree(where)
     return _COMPILED or None
+
+
+def _nothing():
+    from contextlib import nullcontext
+    return nullcontext()
 
 
 def name() -> str:
@@ -416,6 +473,10 @@ def solve_states(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out
     if kernel is None:
         return _solve_states_numpy(V, w, t, batch, out)
     V = V if type(V) is np.ndarray else np.asarray(V).view(np.ndarray)
+    B = batch.base.shape[0]
+    NR, _, R = w.row.shape
+    scratch = (np.empty((len(w.slot_box), BLOCK)), np.empty((NR, R, BLOCK)), np.empty((len(t.adds) + 1, BLOCK)),
+               np.empty(BLOCK), np.empty(BLOCK + 2 * B, np.int64))
     return int(kernel(V, batch.base, batch.tfeat, batch.gkey, w.slot_box, w.padd, w.pconst, w.movt, w.tlim, w.tradix,
                       w.row, w.gain, w.bq_box, w.bq_roll, w.bq_off, w.bq_key, w.bsel, w.bgain, t.adds, t.removes, t.size_start,
-                      t.p_all, t.faces, t.rerolls, t.stop, out))
+                      t.p_all, t.faces, t.rerolls, t.stop, out, *scratch))

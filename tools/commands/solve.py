@@ -102,6 +102,8 @@ def _what_to_do(args, model) -> Message:
 
 
 def run(args) -> int:
+    from ...interpreter.solver import kernel
+    kernel.compile_in_background()  # a first solve in a cache: the compile overlaps loading the model and its states
     model = load_model(args.model, parse_options(args.option))
     limits = limits_from(args, model)
     lang = pick_language(args.lang)
@@ -128,7 +130,6 @@ def run(args) -> int:
         except BadTable:
             pass
     if not cached:
-        from ...interpreter.solver import kernel
         if kernel.will_compile():
             print(_("preparing the solver: its compiled kernel is built once, which takes a few seconds"),
                   file=sys.stderr, flush=True)
