@@ -112,3 +112,21 @@ def test_a_model_with_its_own_final_score_reports_it_beside_the_grand_total(cli)
         assert total in out and name in out and out.index(total) < out.index(name)
     code, out, _ = cli("simulate", "yacht", "--games", "3")
     assert "Grand total" not in out and out.count("mean ") == 1
+
+
+def test_neighbouring_seeds_share_no_game():
+    """Game i's seed is a hash of (run seed, i): seeds 11 and 12 play other games (seed + i repeated all but one),
+    and one seed always plays the same ones."""
+    from rulebook.interpreter.play.simulate import game_seed, game_seeds, play_one
+    eleven, twelve = game_seeds(11, 1000), game_seeds(12, 1000)
+    assert not set(eleven) & set(twelve)
+    assert len(set(eleven)) == 1000 and game_seeds(11, 1000) == eleven
+    assert game_seed(11, 0) == 0x47E80A95ACD43B4E
+    model = load_model("yacht")
+    seats = [Seat("a", "greedy")]
+    a = [r.totals[0] for r in run_games(model, seats, 40, seed=11, engine="game")]
+    b = [r.totals[0] for r in run_games(model, seats, 40, seed=12, engine="game")]
+    assert a == [r.totals[0] for r in run_games(model, seats, 40, seed=11, engine="game")]
+    assert a[:5] == [168, 181, 148, 142, 205] and b[:5] == [231, 189, 133, 144, 137]
+    assert sum(x == y for x, y in zip(a, b[1:])) == 0  # with seed + i, b's game i was a's game i + 1: all 39 equal
+    assert a[0] == play_one(model, seats, game_seed(11, 0)).totals[0]

@@ -5,7 +5,7 @@ What travels to a worker is the model's text, its file name (for messages), its 
 strings, the seats and the seeds: plain values. Each worker loads the model from the text (once per
 process and text) and runs the very function a local run runs for the same block: `bulk.play_block`
 for a block of games played in bulk (block b from `numpy.random.default_rng([seed, b])`),
-`simulate.play_batch` for games played one by one (game i from `random.Random(seed + i)`),
+`simulate.play_batch` for games played one by one (game i from `random.Random(game_seed(seed, i))`),
 `compare.measure` for a variant. What comes back are the results (sheets, points, rolls, measures).
 So one seed gives the same numbers on a cluster as on one machine, however many workers there are.
 Workers need rulebook installed (with its model files only for bundled names: the text travels).
@@ -110,7 +110,8 @@ def run_games(model: Model, seats, games: int, seed: int, address: str, progress
         return results_of_blocks(model, blocks, seats)
     if engine == "bulk":
         raise UsageError(bulk.unsupported(model, kinds), hint="play them one by one with --engine game")
-    seeds = [seed + i for i in range(games)]
+    from ..play.simulate import game_seeds
+    seeds = game_seeds(seed, games)
     batches = [seeds[i:i + GAME_BATCH] for i in range(0, games, GAME_BATCH)]
     done = [0]
 

@@ -27,12 +27,13 @@ from typing import Any, Callable
 from ..solver.abstraction import NotSolvable
 from ..engine.actions import Roll, Write
 from ..players.registry import BOTS, make_bot
+from .simulate import game_seed
 from ..model.errors import UsageError
 from ..model.frozen import Model
 from ..engine.state import CHANCE, GameState
 
-VERSION = 4  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics),
-# 4: the exact distribution of the final score where the solver reads the model
+VERSION = 5  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics),
+# 4: the exact distribution of the final score where the solver reads the model, 5: game i from game_seed(seed, i)
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
 STAGES = ("solving", "best", "greedy", "random", "two_players")
 EXACT_STATES = 2_000_000  # the exact distribution of the final score up to this many solver states (the biggest bundled table: 536,448)
@@ -172,7 +173,7 @@ def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[
                engine: str = "auto") -> Games:
     """`games` solitaire games of one kind of player (for a game of at least two players, games of
     the fewest it takes, all of that kind, measured on the first). engine "game": one by one through the engine,
-    game i from seed + i; "bulk": all at once (greedy, optimal and random players where `bulk` takes
+    game i from `simulate.game_seed(seed, i)`; "bulk": all at once (greedy, optimal and random players where `bulk` takes
     the model); "auto": bulk where it can."""
     seats = max(1, model.min_players)  # a game for at least two: the first of the fewest players it takes
     if engine != "game" and seats == 1 and bulk_reason(model, [kind]) is None:
@@ -181,7 +182,7 @@ def play_games(model: Model, kind: str, games: int, seed: int, update: Callable[
         bot = make_bot(kind, model, random.Random(seed))
         results = []
         for i in range(games):
-            results.append(_play(model, [bot] * seats, seed + i))
+            results.append(_play(model, [bot] * seats, game_seed(seed, i)))
             if update and (i % 10 == 9 or i == games - 1):
                 update(i + 1, games)
     totals = sorted(g.totals[0] for g in results)
@@ -226,7 +227,7 @@ def first_player_wins(model: Model, kind: str, games: int, seed: int,
         update = None
     else:
         bots = [make_bot(kind, model, random.Random(seed)), make_bot(kind, model, random.Random(seed + 1))]
-        played = (_play(model, bots, seed + i) for i in range(games))
+        played = (_play(model, bots, game_seed(seed, i)) for i in range(games))
     first = second = ties = 0
     for i in range(games):
         g = next(played)

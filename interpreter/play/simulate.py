@@ -1,7 +1,9 @@
 """Many games between computer players, with statistics: means, spreads, zeros, bonus rates.
 
 Two engines play them. The per-game engine (`play_one`, through `GameState`) is the reference:
-game i draws its dice die by die and its bots' choices from `random.Random(seed + i)`. Where every
+game i draws its dice die by die and its bots' choices from `random.Random(game_seed(seed, i))`, a
+hash of (seed, i), so that two run seeds play independent games (seed + i made seeds 11 and 12 replay
+nearly the same games). Where every
 seat is a greedy or optimal bot and the model allows it (`bulk.unsupported`), `run_games` plays
 them in bulk instead (`bulk.py`: all games in lockstep with numpy, dice from
 `numpy.random.default_rng([seed, block])`): the same bots and the same statistics, other dice.
@@ -20,6 +22,18 @@ from ..players.registry import make_bot
 from ..engine.state import CHANCE, GameState
 from ..engine.actions import Roll
 from .results import Result
+
+
+def game_seed(seed: int, i: int) -> int:
+    """Game i's own seed in a run seeded `seed`: 64 bits of SHA-256 of both, so neighbouring run seeds
+    (or games) share no game, and one run seed always gives the same games."""
+    import hashlib
+    return int.from_bytes(hashlib.sha256(f"rulebook-game:{seed}:{i}".encode()).digest()[:8], "big")
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    """The seeds of a run's games 0 … games-1 (`game_seed`)."""
+    return [game_seed(seed, i) for i in range(games)]
 
 
 def spread_stderr(values) -> float:
@@ -92,7 +106,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
     """The games' results; they do not depend on the number of jobs, nor on where they are played
     (`adapters/cluster.py` plays the same blocks of games as tasks of a Dask scheduler).
 
-    engine: "game" plays each game through the per-game engine (game i from seed + i); "bulk" all
+    engine: "game" plays each game through the per-game engine (game i from game_seed(seed, i)); "bulk" all
     at once (`bulk.py`; UsageError if the seats or the model do not allow it); "auto" bulk where
     it can, else game by game.
     """
@@ -106,7 +120,7 @@ def run_games(model: Model, seats: list[Seat], games: int, seed: int, jobs: int 
         if engine == "bulk":
             from ..model.errors import UsageError
             raise UsageError(why, hint="play them one by one with --engine game")
-    seeds = [seed + i for i in range(games)]
+    seeds = game_seeds(seed, games)
     if jobs <= 1:
         bots = [make_bot(s.kind, model, random.Random(0)) for s in seats]
         out = []
