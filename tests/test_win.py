@@ -89,3 +89,80 @@ def test_a_head_to_head_game_and_its_win_rate(cli):
         code, out, err = cli("simulate", "yacht", "--players", "w:win,e:optimal", "--games", "4", "--seed", "3",
                              "--lang", lang)
         assert code == 0 and words in out, (lang, out)
+
+
+def test_the_compiled_plans_choose_as_the_numpy_ones(yacht):
+    """The win seat's keep layers by numba (`turnplan.layers`) are numpy's numbers: over whole games
+    against the optimal player, every choice and every keep value is the same."""
+    from rulebook.interpreter.play.game import Seat
+    from rulebook.interpreter.play.simulate import game_seed, play_one
+
+    fast, slow = WinBot(yacht), WinBot(yacht)
+    slow.COMPILED_LAYERS = False
+    checked = []
+
+    class Both:
+        def choose(self, state):
+            made = fast.choose(state)
+            assert slow.choose(state) == made
+            if state.step().kind == "keep":
+                assert fast.keep_values(state) == slow.keep_values(state)
+            checked.append(made)
+            return made
+
+    seats = [Seat("w", "win"), Seat("e", "optimal")]
+    totals = [play_one(yacht, seats, game_seed(7, i), [Both(), OptimalBot(yacht)]).totals for i in range(6)]
+    assert len(checked) == 215
+    assert totals[0] == play_one(yacht, seats, game_seed(7, 0), [slow, OptimalBot(yacht)]).totals
+
+
+def test_bulk_plans_are_the_win_players(yacht):
+    """`solver/winplan.py` plans a position as `WinBot` does: over the win player's turns of a few games
+    against the optimal one, the box of every roll and the value of every keep in every layer."""
+    from rulebook.interpreter.play import bulk
+    from rulebook.interpreter.play.game import Seat
+    from rulebook.interpreter.play.simulate import game_seed, play_one
+    from rulebook.interpreter.solver import winplan
+    from rulebook.interpreter.solver.writetable import encode
+
+    plans, mean, var = bulk.moments_of(yacht)
+    bot, space = WinBot(yacht), plans.space
+    seen = []
+
+    class Recording:
+        def choose(self, state):
+            if state.roll_number == 1 and state.step().kind == "keep":
+                seen.append(state.clone())
+            return bot.choose(state)
+
+    seats = [Seat("w", "win"), Seat("e", "optimal")]
+    for i in range(3):
+        play_one(yacht, seats, game_seed(9, i), [Recording(), OptimalBot(yacht)])
+    assert len(seen) == 36
+    for state in seen:
+        mask, fvals = encode(space, state.sheets[0])
+        idx = np.array([bot._state_index(state.sheets[0])])
+        rivals = np.array(bot.opponents(state))
+        box, keepv, status = winplan.plan(plans.planner.kplan, mean, var, np.array([mask]), np.array([fvals]), idx,
+                                          np.array([bot._points(state, 0)]), rivals[None, :, 0], rivals[None, :, 1])
+        assert status == 0
+        boxes, table = bot.write_table(state)
+        assert [space.boxes.index(boxes[int(np.argmax(table[:, r]))]) for r in range(table.shape[1])] == box[0].tolist()
+        layers = bot._plan(state)
+        for j in range(1, len(layers)):
+            assert np.array_equal(layers[j][0][:, 0], keepv[0, j - 1, :-1])
+
+
+def test_the_win_seat_in_bulk(yacht):
+    """Bulk play takes one win seat: the same games from one seed however many jobs, and it wins about
+    half of them against the optimal player (seated first here)."""
+    from rulebook.interpreter.play.game import Seat
+    from rulebook.interpreter.play.simulate import run_games
+
+    seats = [Seat("e", "optimal"), Seat("w", "win")]
+    one = run_games(yacht, seats, 600, seed=4, jobs=1, engine="bulk")
+    two = run_games(yacht, seats, 600, seed=4, jobs=2, engine="bulk")
+    assert [r.totals for r in one] == [r.totals for r in two]
+    wins = sum(r.ranks[1] == 1 and r.ranks[0] != 1 for r in one)
+    assert [r.totals for r in one][:3] == [[187, 177], [129, 133], [178, 95]]
+    assert wins == 307  # alone; and 600 - 307 - ties for the optimal player

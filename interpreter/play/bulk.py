@@ -18,7 +18,7 @@ plays the same bots faster where a model allows it (`unsupported` says why not):
 Seed discipline: games are played in blocks of `BLOCK`; block b draws from
 `numpy.random.default_rng([seed, b])`, seats in order. The results do not depend on `--jobs`, and
 one seed always gives the same games. They are not the per-game engine's games (that one draws
-die by die from `random.Random(seed + i)`); tests check both agree in distribution (mean and
+die by die from `random.Random(simulate.game_seed(seed, i))`); tests check both agree in distribution (mean and
 spread within a few standard errors) and in every decision where the two can be compared exactly.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ..model.frozen import Model
 from .plans import DENSE_SLOTS, Plans
 
 BLOCK = 2000  # games per block (one generator per block)
-KINDS = ("greedy", "optimal")
+KINDS = ("greedy", "optimal", "win")  # win: one seat at most (`winbulk.usable`)
 RANDOM = "random"  # uniformly random legal actions: played in bulk where asked for (`allow_random`)
 
 
@@ -42,10 +42,13 @@ def unsupported(model: Model, kinds: list[str], allow_random: bool = False) -> M
     """Why these bots on this model cannot be played in bulk, as a whole sentence (None: they can).
 
     allow_random: random players too (compare and the engine benchmark; `simulate` plays them one
-    by one, game i from seed + i, as before)."""
+    by one, game i from `simulate.game_seed(seed, i)`)."""
     bad = sorted(set(k for k in kinds if k not in KINDS and not (allow_random and k == RANDOM)))
     if bad:
         return Message("bulk play takes greedy and optimal computer players only, not {kinds}", {"kinds": ", ".join(bad)})
+    from . import winbulk
+    if not winbulk.usable(model, kinds):
+        return Message("bulk play takes at most one computer player that plays to win, and that player needs numba")
     if model.end_if is not None:
         return Message("bulk play cannot play a game that may end early (end_if)")
     if not model.simple_sheet or model.ranking is not None:
@@ -128,8 +131,9 @@ def dice_for(tt) -> Dice:
     return Dice(tt)
 
 
-def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) -> SeatGames:
-    """`games` solitaire games of one bot, all turns in lockstep."""
+def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator, trace: list | None = None) -> SeatGames:
+    """`games` solitaire games of one bot, all turns in lockstep (trace: gets each turn's (states, points
+    and write bonuses so far) after it, what a win seat reads, `winbulk.py`)."""
     space = plans.space
     n_boxes, rerolls = len(space.boxes), space.rerolls
     can_stop = any(s.kind == "keep" and s.can_stop for s in space.model.flow.walk())
@@ -167,6 +171,8 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator) ->
         got, extra, states = plans.write(states, box, roll)
         points[rows, box] = got
         bonus += extra.T
+        if trace is not None:
+            trace.append((states, (trace[-1][1] if trace else 0.0) + got + extra.sum(axis=0)))
     return SeatGames(points, bonus, rolls, states)
 
 
@@ -268,11 +274,41 @@ def _with_policy(model: Model, plans: Plans, build: bool) -> None:
 def play_block(model: Model, kinds: list[str], games: int, seed: int, block: int) -> list[SeatGames]:
     """One block of games: seat by seat, from the block's own generator."""
     rng = np.random.default_rng([seed, block])
+    if "win" in kinds:
+        return _play_with_win(model, kinds, games, rng)
     out = []
     for kind in kinds:
         plans = plans_for(model, "greedy" if kind == RANDOM else kind)  # random: the tables, no plans
         play = _play_random if kind == RANDOM else play_seat
         out.append(play(plans, dice_for(plans.space.tt), games, rng))
+    return out
+
+
+def moments_of(model: Model):
+    """(optimal plans, mean, variance of the points still to come) of the model, made once per process."""
+    from ..solver.moments import remaining_moments
+    plans = plans_for(model, "optimal")
+    mean, var = remaining_moments(plans.space, plans.V)
+    return plans, mean, var
+
+
+def _play_with_win(model: Model, kinds: list[str], games: int, rng) -> list[SeatGames]:
+    """The seats' games of a block with a win seat among them (`winbulk.py`): the others first, turn by
+    turn kept, then the win seat against them; alone, the win seat is the optimal player."""
+    from .winbulk import KIND, play_win_seat
+    me = kinds.index(KIND)
+    plans, mean, var = moments_of(model)
+    out, traces = [None] * len(kinds), {}
+    for q, kind in enumerate(kinds):
+        if q != me:
+            other = plans_for(model, kind)
+            traces[q] = []
+            out[q] = play_seat(other, dice_for(other.space.tt), games, rng, trace=traces[q])
+    dice = dice_for(plans.space.tt)
+    if not traces:
+        out[me] = play_seat(plans, dice, games, rng)
+    else:
+        out[me] = SeatGames(*play_win_seat(plans, dice, mean, var, games, rng, me, traces))
     return out
 
 
@@ -295,7 +331,9 @@ def play_blocks(model: Model, kinds: list[str], sizes: list[int], seed: int, fir
         return [play_block(model, kinds, sizes[0], seed, first)]
     draws = _Draws([np.random.default_rng([seed, first + i]) for i in range(len(sizes))], sizes)
     seats = []
-    for kind in kinds:
+    if "win" in kinds:
+        seats = _play_with_win(model, kinds, draws.games, draws)
+    for kind in kinds if not seats else ():
         plans = plans_for(model, "greedy" if kind == RANDOM else kind)
         play = _play_random if kind == RANDOM else play_seat
         seats.append(play(plans, dice_for(plans.space.tt), draws.games, draws))
@@ -359,6 +397,8 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
     for kind in kinds:  # the table (and policy tables, for many games) read once, before any worker forks
         if kind == "optimal":
             plans_for(model, kind, build_policy=games >= POLICY_GAMES)
+        if kind == "win":  # and the moments of the rest
+            moments_of(model)
     group = max(1, min(GROUP, -(-len(sizes) // (4 * max(jobs, 1)))))  # a few groups per worker
     groups = [(sizes[b:b + group], b) for b in range(0, len(sizes), group)]
     if jobs <= 1 or len(sizes) == 1:
@@ -369,7 +409,7 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
                 progress(done, games)
         return out
     for kind in kinds:  # the table is read once, before the workers fork
-        plans_for(model, "greedy" if kind == RANDOM else kind)
+        plans_for(model, {RANDOM: "greedy", "win": "optimal"}.get(kind, kind))
     global _FORKED
     _FORKED = model
     from ..model.workers import pool as quiet_pool

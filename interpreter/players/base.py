@@ -40,6 +40,7 @@ class PlannerBot:
     """
 
     PLAN_CACHE_BYTES = 64 * 2**20  # the memory bound of the plans kept (least recently used go first)
+    COMPILED_LAYERS = True  # a turn's keep layers by numba where it can (the same numbers as numpy's)
 
     def __init__(self):
         self._plan_key = self._quick = None
@@ -100,7 +101,12 @@ class PlannerBot:
             def stop(j):  # writing at once with j rerolls left
                 return best[last - j]
         tt = turn_tables(model.n_dice, model.faces)
-        layers = tt.layers(best[last], rerolls, stop)
+        layers = None
+        if stop is None and self.COMPILED_LAYERS:
+            from ..solver.turnplan import layers as compiled_layers
+            layers = compiled_layers(tt, best[last][:, 0], rerolls)
+        if layers is None:
+            layers = tt.layers(best[last], rerolls, stop)
         size = sum(t.nbytes for t in tables.values()) + sum(a.nbytes for layer in layers for a in layer if a is not None)
         return made[last][0], tables, layers, size
 

@@ -102,6 +102,68 @@ def _plan_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradi
     return status
 
 
+def _layers_of(best, adds, removes, size_start, faces, rerolls, keepv, rollv):  # pragma: no cover (compiled)
+    """The keep/reroll layers of one state from the value of writing each final roll (`best`, R): the
+    loop of `_plan_states` after its write table, for a bot whose write values are its own."""
+    K = adds.shape[0]
+    C = removes.shape[1]
+    R = best.shape[0]
+    n = size_start.shape[0] - 2
+    full0 = size_start[n]
+    inv = 1.0 / faces
+    A = np.empty(K + 1)
+    for r in range(R):
+        A[full0 + r] = best[r]
+        rollv[0, r] = best[r]
+    for layer in range(1, rerolls + 1):
+        for sz in range(n - 1, -1, -1):
+            for k in range(size_start[sz], size_start[sz + 1]):
+                acc = A[adds[k, 0]]
+                for f in range(1, faces):
+                    acc += A[adds[k, f]]
+                A[k] = acc * inv
+        for k in range(K):
+            keepv[layer - 1, k] = A[k]
+        A[K] = -np.inf
+        for sz in range(1, n + 1):
+            for k in range(size_start[sz], size_start[sz + 1]):
+                y = A[k]
+                for c in range(C):
+                    x = A[removes[k, c]]
+                    if x > y:
+                        y = x
+                A[k] = y
+        for r in range(R):
+            rollv[layer, r] = A[full0 + r]
+    return 0
+
+
+_LAYERS = []
+
+
+def layers(tt, best: np.ndarray, rerolls: int):
+    """`TurnTables.layers(best, rerolls)` of one state (no stopping), compiled: the same numbers bit for
+    bit in ~10 µs instead of ~1 ms; None without numba (the caller uses numpy)."""
+    if not _LAYERS:
+        from .kernel import jit, turn_arrays
+
+        def signatures(numba):
+            i64, f64 = numba.int64, numba.float64
+            return [i64(f64[::1], i64[:, ::1], i64[:, ::1], i64[::1], i64, i64, f64[:, ::1], f64[:, ::1])]
+        fn = None if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy" else jit(_layers_of, signatures)
+        _LAYERS.extend([fn or None, {}])
+    fn, arrays = _LAYERS
+    if fn is None:
+        return None
+    t = arrays.get((tt.n, tt.faces, rerolls))
+    if t is None:
+        t = arrays[(tt.n, tt.faces, rerolls)] = turn_arrays(tt, rerolls, False)
+    keepv = np.empty((rerolls, len(t.adds)))
+    rollv = np.empty((rerolls + 1, len(best)))
+    fn(np.ascontiguousarray(best, dtype=np.float64), t.adds, t.removes, t.size_start, t.faces, rerolls, keepv, rollv)
+    return [(None, rollv[0][:, None])] + [(keepv[j][:, None], rollv[j + 1][:, None]) for j in range(rerolls)]
+
+
 _COMPILED = None
 
 
