@@ -318,22 +318,22 @@ def create_app(db_path: str | Path, pace: float = 0.7, limits: Limits | None = N
         table = await tables().start(request.path_params["id"], body)
         return JSONResponse({"ok": True, "state": table.snapshot()})
 
-    async def api_vote(request: Request):
-        check_quota(move_quota, request, "moves")
-        body = await read_json(request)
-        table = await tables().vote(request.path_params["id"], body)
-        return JSONResponse({"ok": True, "state": table.snapshot()})
+    def move_handler(name: str):
+        """A POST that counts as a move and answers the table's new state (a vote, a take-back)."""
+        async def handler(request: Request):
+            check_quota(move_quota, request, "moves")
+            body = await read_json(request)
+            table = await getattr(tables(), name)(request.path_params["id"], body)
+            return JSONResponse({"ok": True, "state": table.snapshot()})
+        return handler
+
+    api_vote, api_back = move_handler("vote"), move_handler("take_back")
 
     async def api_invite(request: Request):
         body = await read_json(request)
         table = await tables().new_invite(request.path_params["id"], body)
         return JSONResponse({"ok": True, "links": links(request, table)})
 
-    async def api_back(request: Request):
-        check_quota(move_quota, request, "moves")
-        body = await read_json(request)
-        table = await tables().take_back(request.path_params["id"], body)
-        return JSONResponse({"ok": True, "state": table.snapshot()})
 
     async def api_rematch(request: Request):
         body = await read_json(request)
