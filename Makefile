@@ -17,12 +17,15 @@ install: $(if $(VENV),$(VENV)/bin/python)
 play: install
 	$(PYTHON) -m rulebook.interpreter play
 
-# the quick suite (everything but the tests marked slow), then the slow set: long exact solves and the load test
+# the quick suite (everything but the tests marked slow), then the slow set: long exact solves and the load test.
+# Both run on two pytest-xdist workers (a module's tests stay together, see tests/conftest.py); JOBS=1 runs in one.
+JOBS ?= 2
+XDIST = $(if $(filter 1,$(JOBS)),-p no:xdist,-n $(JOBS) --dist loadgroup)
 test: install
-	$(PYTHON) -m pytest -q -m "not slow" --durations=10
+	$(PYTHON) -m pytest -q -m "not slow" $(XDIST) --durations=10
 
 test-slow: install
-	$(PYTHON) -m pytest -q -m slow --durations=5
+	$(PYTHON) -m pytest -q -m slow $(XDIST) --durations=5
 
 bench: install
 	$(PYTHON) -m benchmarks

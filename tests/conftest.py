@@ -1,8 +1,10 @@
-"""Shared fixtures: bundled models, a CLI runner, and skips that become failures in CI."""
+"""Shared fixtures: bundled models, a CLI runner, and skips that become failures in CI; how the suite
+runs in parallel (pytest-xdist, `make test`)."""
 from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,41 @@ from rulebook.tools.cli import main
 
 # commands run by the tests write no progress lines to a captured stderr (tests/test_progress.py asks for them)
 os.environ.setdefault("RULEBOOK_PROGRESS", "none")
+
+# Under pytest-xdist each worker keeps a cache folder of its own, inside the one it was given: two
+# solves of one table at once in one folder would share a checkpoint file.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    from rulebook.interpreter.model.cachedir import folder as _cache_folder
+    _given = _cache_folder()
+    if _given is not None:
+        (_given / "xdist" / _WORKER).mkdir(mode=0o700, parents=True, exist_ok=True)
+        (_given / "xdist").chmod(0o700)
+        os.environ["RULEBOOK_CACHE"] = str(_given / "xdist" / _WORKER)
+
+# Modules whose tests are independent of each other's fixtures (each builds what it needs) and so
+# may be spread over the workers one test at a time; every other module runs whole on one worker,
+# so a module-scoped fixture (a solved table, a server, a browser) is made once.
+SPREAD = {"test_hostile_corpus", "test_readers_walk"}
+# Modules that take longest: started first, so no worker is left with one of them at the end.
+FIRST = ("test_hostile_corpus", "test_readers_walk")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "xdist_group(name): run with the other tests of the group on one worker")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Order the long modules first and group every other module's tests (for `--dist loadgroup`)."""
+    def module(item) -> str:
+        return Path(str(item.fspath)).stem
+
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(module(item), len(FIRST)))  # stable: the rest keep their order
+    for item in items:
+        if module(item) not in SPREAD and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(module(item)))
 
 
 def require_tool(name: str) -> str:

@@ -3,7 +3,7 @@
     python tests/hostile_run.py CASES.json INPUTS RUNROOT
 
 For each case: a fresh run folder (inputs linked in, decoys beside them), every command line of the
-case through `rulebook.tools.cli.main` with its stdin, an alarm as a hang guard, and one JSON line
+case through `rulebook.tools.cli.main` with its stdin, timers as hang guards, and one JSON line
 per command on stdout: exit code, any traceback, control characters leaked into the output, and
 files created, changed or removed anywhere but the named outputs.
 """
@@ -24,7 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hostile import setup_run_folder  # noqa: E402
 
+# Hang guards: the CPU seconds one command may use (a busy machine does not make a command use more),
+# and the wall seconds for one that waits without working (on a pipe or a lock).
 HANG_SECONDS = int(os.environ.get("HOSTILE_HANG_SECONDS", "60"))
+HANG_WALL_SECONDS = 10 * HANG_SECONDS
 CONTROL = set(chr(c) for c in range(32) if chr(c) not in "\n\t\r") | {"\x7f"} | set(chr(c) for c in range(0x80, 0xa0))
 
 
@@ -72,14 +75,21 @@ def prime(case: dict, run: Path, root: Path) -> dict[str, str]:
     return {**os.environ, "RULEBOOK_CACHE": str(cache)}
 
 
+def _cap_cpu() -> None:
+    import resource
+    resource.setrlimit(resource.RLIMIT_CPU, (HANG_SECONDS, HANG_SECONDS + 5))  # SIGXCPU ends it
+
+
 def run_fresh(argv: list[str], run: Path, env: dict, stdin: str) -> tuple[int | None, str, str, bool]:
     """One command in a new process (what a new run meets in the cache): (code, stdout, stderr, hang)."""
     try:
         proc = subprocess.run([sys.executable, "-m", "rulebook.interpreter", *argv], cwd=run, env=env, input=stdin,
-                              capture_output=True, text=True, timeout=HANG_SECONDS)
-        return proc.returncode, proc.stdout, proc.stderr, False
+                              capture_output=True, text=True, timeout=HANG_WALL_SECONDS, preexec_fn=_cap_cpu)
     except subprocess.TimeoutExpired:
         return None, "", "", True
+    if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return None, proc.stdout, proc.stderr, True
+    return proc.returncode, proc.stdout, proc.stderr, False
 
 
 def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
@@ -100,7 +110,9 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         old_stdin, old_cwd = sys.stdin, os.getcwd()
         sys.stdin = io.StringIO(case["stdin"])
         os.chdir(run)
-        signal.alarm(HANG_SECONDS if env is None else 0)
+        if env is None:
+            signal.setitimer(signal.ITIMER_PROF, HANG_SECONDS)
+            signal.alarm(HANG_WALL_SECONDS)
         started, cpu = time.perf_counter(), time.process_time()
         try:
             if env is not None:
@@ -120,6 +132,7 @@ def run_case(case: dict, inputs: Path, root: Path, home: Path) -> list[dict]:
         except BaseException:  # noqa: BLE001 - the point of the corpus
             code, record["traceback"] = None, traceback.format_exc()[-3000:]
         finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
             signal.alarm(0)
             sys.stdin = old_stdin
             os.chdir(old_cwd)
@@ -190,6 +203,7 @@ def main_() -> None:
     cases_file, inputs, root = (Path(a) for a in sys.argv[1:4])
     home = Path(os.environ["HOME"])
     signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     for case in json.loads(cases_file.read_text()):
         print(json.dumps({"start": case["name"]}), flush=True)
         run_case(case, inputs, root, home)

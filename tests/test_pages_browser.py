@@ -19,6 +19,7 @@ from rulebook.tools.documents import pages
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT = 120_000  # ms: the bound of a wait, for a broken page only (a busy machine is slow, not wrong)
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +47,7 @@ def site_dir(tmp_path_factory):
 @pytest.fixture
 def page(browser):
     p = browser.new_page(viewport={"width": 1280, "height": 900})
+    p.set_default_timeout(TIMEOUT)
     yield p
     p.close()
 

@@ -55,7 +55,7 @@ def state(client, table):
     return r.json()
 
 
-def wait_for(client, table, test, timeout=20.0):
+def wait_for(client, table, test, timeout=300.0):  # a bound for a broken server only
     """Poll the table until `test(state)` holds (the computer players move in the background)."""
     end = time.monotonic() + timeout
     while True:
@@ -178,7 +178,7 @@ def test_a_whole_game_against_the_computer_to_the_ranking(client, db):
 def test_every_bundled_game_plays_with_computers_only(client):
     tables = [create(client, seats=(("a", "greedy"), ("b", "random")), model=m)["table"] for m in bundled_models()]
     for table in tables:
-        s = wait_for(client, table, lambda s: s["terminal"], timeout=60)
+        s = wait_for(client, table, lambda s: s["terminal"])
         assert len(s["ranking"]) == 2
 
 
@@ -435,7 +435,7 @@ def test_tables_survive_a_restart_with_the_same_dice_to_come(tmp_path):
         assert r.status_code == 403
         end = play(c, t2["table"], 0, t2["token"], 1000)
         # the computers' table went on by itself after the restart
-        done = wait_for(c, bots["table"], lambda s: s["terminal"], timeout=60)
+        done = wait_for(c, bots["table"], lambda s: s["terminal"])
         assert len(done["ranking"]) == 2
     assert end["sheets"] == final["sheets"] and end["ranking"] == final["ranking"]
     assert end["seq"] == final["seq"]

@@ -160,7 +160,7 @@ def test_a_client_that_never_finishes_its_header_is_dropped(db):
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     try:
-        end = time.monotonic() + 20
+        end = time.monotonic() + 300  # a bound for a server that never starts
         while not srv.started:
             assert time.monotonic() < end
             time.sleep(0.02)
@@ -192,7 +192,7 @@ def test_abandoned_and_finished_tables_expire_and_the_file_shrinks(db):
     hour = 3600
     with serve(db, limits=Limits(abandoned_after=48 * hour, finished_kept=2 * hour)) as c:
         done = create(c, seats=(("a", "greedy"), ("b", "greedy")))
-        wait_for(c, done["table"], lambda s: s["terminal"], timeout=60)
+        wait_for(c, done["table"], lambda s: s["terminal"])
         waiting = [create(c)["table"] for _ in range(20)]
         t = c.app.state.tables
         run = c.portal.call
@@ -218,7 +218,7 @@ def test_a_restart_reads_only_the_tables_the_server_must_move(db):
         bots = create(c, seats=(("a", "greedy"), ("b", "random")), pace_ms=50)["table"]
     with serve(db) as c:
         t = c.app.state.tables
-        wait_for(c, bots, lambda s: s["terminal"], timeout=60)  # went on by itself
+        wait_for(c, bots, lambda s: s["terminal"])  # went on by itself
         assert not set(people) & set(t._tables)
         assert state(c, people[0])["player"] == 0  # read when asked for
 
@@ -266,7 +266,7 @@ def test_an_optimal_seat_plays_greedily_until_solved_and_the_page_never_waits(db
         with serve(db, solves=queue) as c:
             t = create(c, seats=(("a", "optimal"), ("b", "greedy")))
             assert t["state"]["stand_in"] == [0]
-            s = wait_for(c, t["table"], lambda s: s["terminal"], timeout=60)
+            s = wait_for(c, t["table"], lambda s: s["terminal"])
             assert len(s["ranking"]) == 2
             assert queue.pending() == 1
             r = c.post("/api/tables", json={"model": "yacht", "seats": [{"name": "o", "kind": "optimal"}]})
@@ -282,7 +282,7 @@ def test_a_strong_seat_plays_greedily_until_its_player_is_ready(db, tmp_path, mo
     with serve(db) as c:
         t = create(c, seats=(("Ann", "human"), ("s", "strong")), model="yacht")
         assert t["state"]["stand_in"] == [1]
-        assert wait_for(c, t["table"], lambda s: not s["stand_in"], timeout=120)["stand_in"] == []
+        assert wait_for(c, t["table"], lambda s: not s["stand_in"])["stand_in"] == []
         r = c.post("/api/tables", json={"model": "yacht", "seats": [{"name": "x", "kind": "cheater"}]})
         assert r.status_code == 422 and "strong" in r.json()["error"] + r.json().get("hint", "")
 
@@ -326,7 +326,7 @@ def test_the_seed_is_committed_at_the_start_and_shown_at_the_end(db):
         t = create(c, seats=(("a", "greedy"), ("b", "random")), model="yacht")
         fair = t["state"]["fair"]
         assert fair["seed"] is None and not fair["practice"] and len(fair["commitment"]) == 64
-        s = wait_for(c, t["table"], lambda s: s["terminal"], timeout=60)
+        s = wait_for(c, t["table"], lambda s: s["terminal"])
         seed = s["fair"]["seed"]
         assert hashlib.sha256(seed.encode()).hexdigest() == fair["commitment"]
         assert int(seed) >= 0 and s["fair"]["commitment"] == fair["commitment"]

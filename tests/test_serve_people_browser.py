@@ -58,7 +58,7 @@ class Person:
     def state(self, table: str) -> dict:
         return self.page.evaluate(f"fetch('/api/tables/{table}').then((r) => r.json())")
 
-    def wait_state(self, table: str, test, timeout: float = 30) -> dict:
+    def wait_state(self, table: str, test, timeout: float = EVENT) -> dict:
         """Poll the table's state until test(state) holds (no timing assumption but the bound)."""
         import time
         end = time.monotonic() + timeout

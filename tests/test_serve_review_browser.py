@@ -41,7 +41,7 @@ def test_the_review_at_the_end_of_a_game(people, server, errors):  # noqa: F811
         made = page.evaluate("""Rulebook.post('/api/tables', {model: 'yacht', pace_ms: 0,
             seats: [{name: 'Rae', kind: 'random'}, {name: 'Opt', kind: 'optimal'}]})""")
         table = made["table"]
-        phone.wait_state(table, lambda s: s["terminal"], timeout=120)
+        phone.wait_state(table, lambda s: s["terminal"])
         review = wait_review(page, table)
     rae, opt = review["players"]
     assert opt["total_loss"] == 0 and opt["mistakes"] == [] and "nichts verloren" in opt["summary"]

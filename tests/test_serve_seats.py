@@ -54,7 +54,7 @@ def test_the_computer_takes_over_when_the_time_is_up_and_gives_the_seat_back(cli
     s = state(client, table)
     assert s["turn_timer"] == 1 and s["turn_ends"] is not None and s["player"] == 0
     # Ann does nothing: after a second the computer plays her turn, and it is Bob's
-    s = wait_for(client, table, lambda s: s["player"] == 1 and not s["chance"], timeout=30)
+    s = wait_for(client, table, lambda s: s["player"] == 1 and not s["chance"])
     assert s["players"][0]["robot"] and not s["players"][1]["robot"]
     assert sum(1 for e in client.get(f"/api/tables/{table}/events").json()["events"] if e["type"] == "write") == 1
     # Bob moves in time: his seat stays his
@@ -72,11 +72,11 @@ def test_no_timer_by_default_and_reconnecting_gives_the_seat_back(client):
     table, ann, bob = duel(client)
     assert state(client, table)["turn_ends"] is None
     t2, ann2, _ = duel(client, turn_seconds=1)
-    wait_for(client, t2, lambda s: s["players"][0]["robot"], timeout=30)
+    wait_for(client, t2, lambda s: s["players"][0]["robot"])
     with client.websocket_connect(WS + t2) as ws:
         ws.receive_json()
         ws.send_json({"type": "seat", "seat": 0, "token": ann2})
-        s = wait_for(client, t2, lambda s: not s["players"][0]["robot"], timeout=30)
+        s = wait_for(client, t2, lambda s: not s["players"][0]["robot"])
         assert s["players"][0]["present"]
 
 

@@ -154,7 +154,7 @@ def test_a_move_after_the_timer_takes_the_seat_back_and_the_log_names_the_comput
     page.evaluate(f"Rulebook.remember('{table}', 0, '{created['token']}')")
     page.goto(f"{ann.base}/t/{table}?lang=en")
     # Ann sits still: her time runs out, and the computer makes a move for her, named as its own
-    wait_js(page, "document.querySelector('#log li.by-computer.p0') !== null", timeout=60)
+    wait_js(page, "document.querySelector('#log li.by-computer.p0') !== null", timeout=300)
     text = page.locator("#log li.by-computer.p0").first.inner_text()
     assert text.startswith("The computer, for Ann,"), text
     # Ann plays a move: it is credited to her, the seat is hers at once, and the welcome note counts the

@@ -158,7 +158,7 @@ def live_server(tmp_path_factory):
 
 def test_a_ten_megabyte_copy_is_refused_before_parsing(live_server):
     import httpx
-    with httpx.Client(base_url=live_server, timeout=60, follow_redirects=False) as http:
+    with httpx.Client(base_url=live_server, timeout=300, follow_redirects=False) as http:
         copy_id = http.post("/workshop/yacht").headers["location"].split("/w/")[1].split("?")[0]
         big = "# padding\n" * (1024 * 1024)
         r = http.post(f"/api/copies/{copy_id}/check", content=json.dumps({"source": big}),
@@ -175,7 +175,7 @@ def test_hostile_copies_are_refused_with_a_reason_while_others_are_served(live_s
     import re
 
     import httpx
-    with httpx.Client(base_url=live_server, timeout=120, follow_redirects=False) as http:
+    with httpx.Client(base_url=live_server, timeout=300, follow_redirects=False) as http:
         copy_id = http.post("/workshop/yacht").headers["location"].split("/w/")[1].split("?")[0]
         answer = {}
 
