@@ -22,6 +22,7 @@ where the rules let a player roll on for ever.
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from dataclasses import dataclass
 
 from ..engine.program import BANK, ROLL, UNBOUNDED, End, Leaf, Loop, Start, Turns
@@ -120,14 +121,15 @@ class _Probe(GameState):
 class Graph:
     """The explored game: per state its kind, the player who moves, its edges (CSR) and, if ended, the payoffs."""
 
-    kind: list[int]
-    actor: list[int]
-    start: list[int]  # edges of state s: start[s] .. start[s + 1]
-    target: list[int]
-    prob: list[float]
+    kind: array  # TERMINAL, CHANCE or DECISION
+    actor: array  # the player who decides (-1: none)
+    start: array  # edges of state s: start[s] .. start[s + 1]
+    target: array
+    prob: array
     payoff: dict[int, tuple[float, ...]]
     players: int
     probes: int  # how many times the engine was asked
+    parts: int = 0  # strongly connected parts (set by the value iteration)
 
     @property
     def states(self) -> int:
@@ -254,10 +256,10 @@ class Explorer:
         return tuple(share)
 
     # what a step does, asked of the engine once per way --------------------------------------------
-    def _ask(self, control: tuple, x: tuple, action):
+    def _ask(self, cid: int, x: tuple, action):
         """Run one step (action None: list the moves) on the probe: (counters read, what came out)."""
         self.probes += 1
-        s = self.restore(control, x)
+        s = self.restore(self.controls[cid], x)
         self._fix_where()
         s._read, s._ops = set(), {}
         if action is None:
@@ -268,29 +270,38 @@ class Explorer:
         after = self.control(s)
         x2 = self.counters(s)
         dead = () if after is None else self.dead[after[1]]
-        ops = []
+        sets, adds = [], []
         for i in range(len(x2)):
             if i in dead:
-                ops.append((i, 0, self.start_of[i]))
+                sets.append((i, self.start_of[i]))
             elif i in s._read or s._ops.get(i, ("",))[0] == "set":
-                ops.append((i, 0, x2[i]))
+                sets.append((i, x2[i]))
             elif i in s._ops:
-                ops.append((i, 1, s._ops[i][1]))
+                adds.append((i, s._ops[i][1]) + self.probe._bounds[i])
         if after is None:  # the game is over: what decides the winner are the sheets and the counters
             after = ("end", tuple(tuple(sorted(x.items())) for x in s.sheets),
                      tuple(tuple(sorted(x.items())) for x in s.awards))
-        return tuple(sorted(s._read)), (after, tuple(ops))
+        return tuple(sorted(s._read)), (self.cid(after), tuple(sets), tuple(adds))
 
-    def step(self, control: tuple, x: tuple, action):
+    def cid(self, control: tuple) -> int:
+        """A position's number (positions are kept once; a state is its position's number and its counters)."""
+        got = self._cids.get(control)
+        if got is None:
+            got = self._cids[control] = len(self.controls)
+            self.controls.append(control)
+            self.ended.append(control[0] == "end")
+        return got
+
+    def step(self, cid: int, x: tuple, action):
         """What the step does in this state: from the memo when the counters it reads agree, else from the engine."""
-        ways = self.memo.get((control, action))
+        ways = self.memo.get((cid, action))
         if ways is None:
-            ways = self.memo[(control, action)] = []
+            ways = self.memo[(cid, action)] = []
         for read, table in ways:
             hit = table.get(tuple([x[i] for i in read]))
             if hit is not None:
                 return hit
-        read, out = self._ask(control, x, action)
+        read, out = self._ask(cid, x, action)
         for known, table in ways:
             if known == read:
                 break
@@ -300,30 +311,28 @@ class Explorer:
         table[tuple([x[i] for i in read])] = out
         return out
 
-    def apply(self, x: tuple, ops: tuple) -> tuple:
+    @staticmethod
+    def apply(x: tuple, sets: tuple, adds: tuple) -> tuple:
         x2 = list(x)
-        bounds = self.probe._bounds
-        for i, kind, v in ops:
-            if kind == 0:
-                x2[i] = v
-            else:
-                lo, hi = bounds[i]
-                value = x2[i]
-                for a in v:
-                    value += a
-                    if lo is not None and value < lo:
-                        value = lo
-                    if hi is not None and value > hi:
-                        value = hi
-                x2[i] = value
+        for i, v in sets:
+            x2[i] = v
+        for i, amounts, lo, hi in adds:
+            value = x2[i]
+            for a in amounts:
+                value += a
+                if lo is not None and value < lo:
+                    value = lo
+                if hi is not None and value > hi:
+                    value = hi
+            x2[i] = value
         return tuple(x2)
 
-    def final(self, after: tuple, x: tuple) -> tuple[float, ...]:
+    def final(self, cid: int, x: tuple) -> tuple[float, ...]:
         """The payoffs of an ended game with these sheets and counters (kept per sheets and counters)."""
-        key = (after, x)
+        key = (cid, x)
         got = self._payoffs.get(key)
         if got is None:
-            s = self.probe
+            s, after = self.probe, self.controls[cid]
             s.sheets, s.awards = [dict(v) for v in after[1]], [dict(v) for v in after[2]]
             s.counter_values = [{c.id: x[i] for i, (q, c) in enumerate(self.layout) if q == p} for p in range(self.n)]
             s.game_counters = {c.id: x[i] for i, (q, c) in enumerate(self.layout) if q is None}
@@ -335,48 +344,49 @@ class Explorer:
     def explore(self, max_states: int | None = None) -> Graph:
         """Every state reachable from the start, breadth first; NotSolvable past `max_states` (the limit)."""
         cap = max_states if max_states is not None else limits().joint_states
+        self._cids, self.controls, self.ended = {}, [], []
         s0 = GameState(self.model, self.probe.players)
-        c0, x0 = self.control(s0), self.counters(s0)
-        x0 = self.apply(x0, tuple((i, 0, self.start_of[i]) for i in self.dead[c0[1]]))
-        ids: dict = {(c0, x0): 0}
-        order = [(c0, x0)]
-        kind, actor, start, target, prob, payoff = [], [], [], [], [], {}
-        step, apply, final = self.step, self.apply, self.final
+        c0 = self.control(s0)
+        x0 = self.apply(self.counters(s0), tuple((i, self.start_of[i]) for i in self.dead[c0[1]]), ())
+        ids: dict = {(self.cid(c0), x0): 0}
+        order = [(0, x0)]
+        # compact arrays, not lists: Pig to 100 has 7.8 million edges (a list of ints would be 280 MB more)
+        kind, actor, start, target, prob, payoff = array("b"), array("b"), array("q"), array("q"), array("d"), {}
+        step, apply, final, ended = self.step, self.apply, self.final, self.ended
         i = 0
         while i < len(order):
-            control, x = order[i]
+            cid, x = order[i]
             start.append(len(target))
-            if control[0] == "end":
+            if cid < 0:  # an ended game: its counters are the players' shares of the win
                 kind.append(TERMINAL)
                 actor.append(-1)
                 payoff[i] = x
                 i += 1
                 continue
-            k, who, moves = step(control, x, None)
+            k, who, moves = step(cid, x, None)
             kind.append(k)
             actor.append(who)
             out = []
             for move, p in moves:
-                after, ops = step(control, x, move)
-                x2 = apply(x, ops)
-                if after[0] == "end":
+                after, sets, adds = step(cid, x, move)
+                x2 = apply(x, sets, adds)
+                if ended[after]:
                     share = final(after, x2)
                     if k == DECISION and share[who] == 1.0:  # the mover wins at once: nothing is better
-                        out = [(("end", (), ()), share, p)]
+                        out = [(-1, share, p)]
                         break
-                    out.append((("end", (), ()), share, p))
+                    out.append((-1, share, p))
                 else:
                     out.append((after, x2, p))
-            for after, x2, p in out:
-                key = (after, x2)
-                j = ids.get(key)
+            for key in out:
+                j = ids.get(key[:2])
                 if j is None:
-                    j = ids[key] = len(order)
-                    order.append(key)
+                    j = ids[key[:2]] = len(order)
+                    order.append(key[:2])
                     if j >= cap:
                         raise too_many(self.model, self.n, cap)
                 target.append(j)
-                prob.append(p)
+                prob.append(key[2])
             i += 1
         start.append(len(target))
         return Graph(kind, actor, start, target, prob, payoff, self.n, self.probes)

@@ -21,7 +21,7 @@ def run_win(args, model, lang: str, _) -> int:
     if args.json:
         print(json.dumps({"objective": "win", "maximizes": "chance to win", "players": players,
                           "win_probability": result.chances[0], "chances": list(result.chances),
-                          "states": result.states, "transitions": result.edges, "sweeps": result.sweeps,
+                          "states": result.states, "transitions": result.edges, "sweeps": result.sweeps, "parts": result.parts,
                           "largest_change": result.change, "engine_steps": result.probes,
                           "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
                           "explore_seconds": round(result.explore_seconds, 3),
@@ -32,7 +32,7 @@ def run_win(args, model, lang: str, _) -> int:
     print(_("chance to win of the first of {players} players, every player playing to win: {chance} %").format(
         players=players, chance=number(100 * result.chances[0], lang, 4)))
     print(_("states of the whole game: {states}, moves and outcomes between them: {edges}; value iteration "
-            "settled after {sweeps} sweeps; computed in {seconds} s").format(
-        states=number(result.states, lang), edges=number(result.edges, lang), sweeps=number(result.sweeps, lang),
-        seconds=number(wall, lang, 1)))
+            "over {parts} parts settled after at most {sweeps} sweeps each; computed in {seconds} s").format(
+        states=number(result.states, lang), edges=number(result.edges, lang), parts=number(result.parts, lang),
+        sweeps=number(result.sweeps, lang), seconds=number(wall, lang, 1)))
     return 0
