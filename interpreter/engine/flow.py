@@ -54,17 +54,7 @@ class Flow:
                         return
                     pc = done
                     continue
-                # some box must be able to take the dice
-                acting = self.acting
-                sheet = self.sheets[self.player if acting is None else acting]
-                self._options = None
-                entry = op.plans.get(self.dice) if op.plans is not None else None
-                if entry is not None and entry[0]:  # a static plan
-                    self._plan = plan = entry[1]
-                    if next(filterfalse(sheet.__contains__, plan), None) is None:
-                        self._no_box(op)
-                elif not self._can_write(op):
-                    self._no_box(op)
+                self._at_write(op)
                 return
             elif cls is Turns:
                 counters = self._counters
@@ -108,6 +98,46 @@ class Flow:
             else:  # End
                 self._op = None
                 return
+
+    def _at_write(self, op: Leaf) -> None:
+        """Arriving at a write step the active player takes: some box must be able to take the dice."""
+        acting = self.acting
+        sheet = self.sheets[self.player if acting is None else acting]
+        self._options = None
+        plans = op.plans
+        entry = plans.get(self.dice) if plans is not None else None
+        if entry is not None and entry[0]:  # a static plan
+            self._plan = plan = entry[1]
+            if next(filterfalse(sheet.__contains__, plan), None) is None:
+                self._no_box(op)
+        elif not self._can_write(op):
+            self._no_box(op)
+
+    def _next_turn(self, turns: Turns, loop: Loop, exit_pc: int) -> None:
+        """After a write that ends a turn: the next player's turn, else the next round, else on from
+        `exit_pc` (what `_run` does through the end of the each_player and of the repeat around it)."""
+        counters = self._counters
+        full = self._full
+        n = counters[turns.slot] + 1
+        if n < self._n_players and not full:
+            counters[turns.slot] = n
+            self.player = n
+            leaf = turns.leaf
+        else:
+            counters[turns.slot] = 0
+            n = counters[loop.slot] + 1
+            if n >= loop.times or full:
+                counters[loop.slot] = 0
+                self._run(exit_pc)
+                return
+            counters[loop.slot] = n
+            self.player = 0
+            leaf = loop.leaf
+        self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+        self.turns_begun += 1
+        if self._turn_counters:
+            self._turn_begins()
+        self._op = leaf
 
     def _turn_begins(self) -> None:
         """A turn starts: the player's turn counters (`per: turn`) go back to their start values."""

@@ -48,6 +48,11 @@ class Leaf:
     keep_slot: int  # which list of `keeps` a keep's legal actions are: 0 where it may stop, else 1
     shared: bool  # a write several players take, or one a player may pass (see acting.py)
     effects: bool  # the step has effects
+    exit_write: "Leaf | None"  # a roll that ends a repeat followed by a write (not shared): that write
+    draws: list | None  # a plain roll of the dice not kept (no luck, dice alike): the draw tables by dice kept
+    # a write (not shared) that ends a turn inside a repeat of rounds: (the end of the each_player, the end
+    # of the repeat, the instruction after it), so the next turn begins without a walk through the program
+    next_turn: tuple | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -211,6 +216,12 @@ class _Tables:
         def leaf_at(pc: int):
             return final[pc] if program[pc][0] is Leaf and program[pc][2] in (ROLL, KEEP) else None
 
+        def exit_write(pc: int):
+            if pc + 1 not in repeat_ends or program[pc][2] != ROLL:
+                return None
+            w = final[pc + 2] if pc + 2 < len(final) else None
+            return w if type(w) is Leaf and w.kind == WRITE and not w.shared else None
+
         n = self.model.n_dice
         for pc in range(len(program) - 1, -1, -1):
             op = program[pc]
@@ -226,7 +237,9 @@ class _Tables:
                                  pc + 1 in repeat_ends, ruled, luck,
                                  roll_all[1] if roll_all is not None and not luck else None,
                                  kind == KEEP and not ruled and not luck and not self.grouped, 0 if can_stop else 1,
-                                 kind == WRITE and (bool(step.optional) or step.by != "active"), bool(step.effects))
+                                 kind == WRITE and (bool(step.optional) or step.by != "active"), bool(step.effects),
+                                 exit_write(pc),
+                                 self.draw if kind == ROLL and not luck and not all_dice and not self.grouped else None)
         for pc, op in enumerate(program):
             cls = op[0]
             if cls is Start:
@@ -241,6 +254,12 @@ class _Tables:
                 final[pc] = End()
         for pc, repeat in whiles:
             final[pc] = While(repeat.condition, self.slots[repeat.id], loop_end[repeat.id] + 1)
+        for op in final:  # a write followed by the end of the turns and of the rounds around them
+            if type(op) is Leaf and op.kind == WRITE and not op.shared and op.after + 1 < len(final):
+                turns, loop = final[op.after], final[op.after + 1]
+                if type(turns) is Turns and turns.leaf is not None and not turns.turn_start \
+                        and type(loop) is Loop and loop.leaf is not None and loop.turn_start:
+                    object.__setattr__(op, "next_turn", (turns, loop, op.after + 2))  # (known only now)
         self.program: list = final
 
     def precompute(self) -> "_Tables":
@@ -319,14 +338,15 @@ class _Tables:
             self._group_chance[kept] = entry
         return entry
 
-    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
-        """(legal actions when the step may stop, when it may not, the keepable sub-multisets; with
-        dice that differ, as codes)."""
+    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset]:
+        """(legal actions when the step may stop, when it may not, the keepable sub-multisets, those
+        that leave some die to roll; with dice that differ, as codes)."""
         entry = self._keeps.get(dice)
         if entry is None:
             subs = sorted(sub_multisets(self.codes(dice) if self.grouped else dice), key=lambda k: (len(k), k))
             keeps = [self.keep_action(k) for k in subs]
-            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
+            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs),
+                     frozenset(k for k in subs if len(k) < len(dice)))
             self._keeps[dice] = entry
         return entry
 

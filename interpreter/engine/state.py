@@ -142,8 +142,8 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
             raise IllegalActionError("no dice are to be rolled now")
         draw = op.draw  # a plain roll of all dice
         if draw is None:
-            kept = self.kept
-            draw = self._luck_draw(op) if op.luck or (kept and self._t.grouped) else self._draw[len(kept)]
+            draws = op.draws  # a plain roll of the dice not kept
+            draw = draws[len(self.kept)] if draws is not None else self._luck_draw(op)
         cum, rolls, total = draw
         return rolls[bisect_right(cum, rng.random() * total)]
 
@@ -213,22 +213,29 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
                     counters[loop.slot] = n
                     self._op = loop.leaf
                     return
+                write = op.exit_write
+                if write is not None:  # no pass left: the write after the repeat (as _run would go on)
+                    counters[loop.slot] = 0
+                    self._op = write
+                    self._at_write(write)
+                    return
             self._run(op.after)
         elif kind is KEEP:
             if op.plain_keep:  # checked against the keeps of the roll alone
                 try:
                     keep = action.dice
-                    legal = keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
+                    entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+                    if keep in entry[3]:  # a legal keep that leaves some die to roll
+                        self.kept = keep
+                        nxt = op.next_leaf
+                        if nxt is not None:
+                            self._op = nxt
+                        else:
+                            self._run(op.after)
+                        return
+                    legal = keep in entry[2]
                 except (AttributeError, TypeError):
                     legal = False
-                if legal and len(keep) < len(self.dice):
-                    self.kept = keep
-                    nxt = op.next_leaf
-                    if nxt is not None:
-                        self._op = nxt
-                    else:
-                        self._run(op.after)
-                    return
                 self._take_keep(op, keep if legal else self._check_keep(op, action))
             elif self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
                 self._keep_grouped(op, action)
@@ -271,36 +278,9 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
             return None
         return {**self.game_counters, **self.counter_values[player]}
 
-    # the steps --------------------------------------------------------------
-
-
-
-
-
-    # a step several players take, or one a player may pass (see acting.py) -----------------
-
-
-
-
-
-
-
-
-    # announcing -------------------------------------------------------------------
-
-
-
-    # walking the phase tree ---------------------------------------------------
-
-
-
-
-
     # views ----------------------------------------------------------------------
     def totals(self, player: int) -> dict[str, int]:
         return self.scorer.totals(self.sheets[player], self.awards[player], self.counters_of(player))
-
-
 
     def ranking(self) -> list[tuple[int, str, int]]:
         """(rank, player, final score), best first; equal keys share a rank (a tie). The ranking alone

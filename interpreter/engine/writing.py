@@ -54,7 +54,10 @@ class Writing:
         if op.effects:
             self._apply_effects(op.step, box)
         if self.model.end_if is None or not self._ends(player, box):
-            self._run(op.after)
+            if op.next_turn is None or self._ending is not None:
+                self._run(op.after)
+            else:
+                self._next_turn(*op.next_turn)
 
     def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:
         """A step's effects, in order: counters of the writer, of every other player or of all

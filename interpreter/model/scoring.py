@@ -366,7 +366,7 @@ class Scorer:
         if self._end_bonuses:  # (a sheet of boxes has no columns)
             ctx = Context(sheet=_view(sheet), counters=counters)
             for b in self._end_bonuses:
-                bonuses += b.points(ctx)
+                bonuses += b.points.fn(ctx)
         if awards:
             for b in self._write_bonuses:
                 bonuses += awards.get(b.id, 0)
