@@ -224,3 +224,30 @@ def test_exact_spread_where_the_solver_reads_both_variants(cli, tmp_path):
     code, out, err = cli("compare", "yacht", "--variant", "", "--model", "yacht", "--games", "4", "--lang", "nl")
     assert code == 0, err
     assert "exact (solver)" not in out and "exact (oplosser)" in out
+
+
+def test_versus_win_rates_with_their_standard_errors(cli, monkeypatch):
+    """--versus plays two kinds of computer player against each other in every variant, half the games
+    each seated first; the first kind's share won (a tie counts half) ± its standard error, also per
+    seat, beside the first and second player's shares of two equal players with theirs."""
+    code, out, err = cli("compare", "yacht", "--model", "rules/yacht.yaml", "--games", "300", "--seed", "3",
+                         "--versus", "win:optimal", "--json", "--no-cache")
+    assert code == 0, err
+    for v in json.loads(out)["variants"]:
+        versus, first = v["versus"], v["first_player"]
+        assert versus["players"] == ["win", "optimal"] and versus["games"] == 300
+        assert versus["win_rate"] == pytest.approx(143 / 300) and versus["first"]["win_rate"] == pytest.approx(0.45)
+        assert versus["second"]["win_rate"] == pytest.approx(151 / 300)
+        assert versus["win_rate_stderr"] == pytest.approx((143 / 300 * 157 / 300 / 300) ** 0.5)
+        assert versus["first"]["games"] == versus["second"]["games"] == 150
+        assert first["first"] == pytest.approx(134 / 300)
+        assert first["first_stderr"] == pytest.approx((134 / 300 * 166 / 300 / 300) ** 0.5)
+    monkeypatch.setenv("COLUMNS", "300")  # a table row on one line
+    for lang, words in {"en": ("plays to win against optimal: share won (a tie counts half)", "± "),
+                        "de": ("spielt auf Sieg gegen optimal: Anteil gewonnen", "Der zweite Spieler gewinnt"),
+                        "nl": ("speelt om te winnen tegen optimaal, als tweede aan de beurt", "De tweede speler wint")}.items():
+        code, out, err = cli("compare", "yacht", "--model", "rules/yacht.yaml", "--games", "20", "--seed", "3",
+                             "--versus", "win:optimal", "--lang", lang, "--no-cache")
+        assert code == 0 and all(w in out for w in words), (lang, out)
+    code, out, err = cli("compare", "yacht", "--model", "rules/yacht.yaml", "--versus", "win", "--lang", "de")
+    assert code == 2 and "--versus braucht zwei Computerspieler" in err and err.count("\n") == 1

@@ -166,3 +166,31 @@ def test_the_win_seat_in_bulk(yacht):
     wins = sum(r.ranks[1] == 1 and r.ranks[0] != 1 for r in one)
     assert [r.totals for r in one][:3] == [[187, 177], [129, 133], [178, 95]]
     assert wins == 307  # alone; and 600 - 307 - ties for the optimal player
+
+
+def test_the_bulk_win_seat_sees_each_opponent_after_the_turns_played(yacht, monkeypatch):
+    """Seated first, the win seat's first turn sees the opponent's empty sheet (the optimal mean 166.96 and
+    its spread) and its last turn an opponent with one turn left; seated second, its last turn sees the
+    opponent's final total with no spread left."""
+    from rulebook.interpreter.play import bulk
+    from rulebook.interpreter.solver import winplan
+
+    seen = []
+    real = winplan.plan
+
+    def spy(kp, mean, var, masks, feats, states, points, rmean, rvar):
+        seen.append((points.copy(), rmean.copy(), rvar.copy()))
+        return real(kp, mean, var, masks, feats, states, points, rmean, rvar)
+
+    monkeypatch.setattr(winplan, "plan", spy)
+    first = bulk.play_block(yacht, ["win", "optimal"], 50, 5, 0)
+    assert len(seen) == 12
+    assert np.allclose(seen[0][1], 166.955068) and np.allclose(seen[0][2], 34.9816**2, atol=0.01)
+    assert (seen[-1][2] > 0).all() and (seen[0][0] == 0).all()
+    seen.clear()
+    second = bulk.play_block(yacht, ["optimal", "win"], 50, 5, 0)
+    totals = second[0].points.sum(axis=1)
+    assert (seen[-1][2] == 0).all() and np.array_equal(seen[-1][1][:, 0], totals)
+    mine, before = second[1].points, seen[-1][0]  # its points before its last turn: all but one box's
+    assert all((mine[g] == mine[g].sum() - before[g]).any() for g in range(50))
+    assert first[0].points.shape == (50, 12)

@@ -32,8 +32,9 @@ from ..model.errors import UsageError
 from ..model.frozen import Model
 from ..engine.state import CHANCE, GameState
 
-VERSION = 5  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics),
-# 4: the exact distribution of the final score where the solver reads the model, 5: game i from game_seed(seed, i)
+VERSION = 6  # 2: greedy and optimal games played in bulk, 3: random ones too (other games, the same statistics),
+# 4: the exact distribution of the final score where the solver reads the model, 5: game i from game_seed(seed, i),
+# 6: the first player's and the second's share with their standard errors
 Progress = Callable[[str, int, int], None]  # (stage, done, total); stages: STAGES
 STAGES = ("solving", "best", "greedy", "random", "two_players")
 EXACT_STATES = 2_000_000  # the exact distribution of the final score up to this many solver states (the biggest bundled table: 536,448)
@@ -91,6 +92,7 @@ class Measures:
     states: int | None = None
     exact_spread: bool = False  # stdev, percentiles and distribution are exact (the solver's), not sampled
     distribution: dict[str, float] | None = None  # final score (a string) -> probability, where exact
+    versus: dict[str, Any] | None = None  # two kinds of player against each other (`head_to_head`), where asked
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -239,7 +241,45 @@ def first_player_wins(model: Model, kind: str, games: int, seed: int,
             second += 1
         if update and (i % 10 == 9 or i == games - 1):
             update(i + 1, games)
-    return {"games": games, "first": first / games, "second": second / games, "tie": ties / games}
+    return {"games": games, "first": first / games, "second": second / games, "tie": ties / games,
+            "first_stderr": _stderr(first / games, games), "second_stderr": _stderr(second / games, games)}
+
+
+def _stderr(p: float, n: int) -> float:
+    """The standard error of a share p of n games (binomial)."""
+    return (p * (1 - p) / n) ** 0.5 if n else 0.0
+
+
+def head_to_head(model: Model, kinds: tuple[str, str], games: int, seed: int,
+                 update: Callable[[int, int], None] | None = None) -> dict[str, Any] | None:
+    """Two players of these kinds against each other (None: the game is not for two): half the games
+    with the first kind seated first (run seed `seed`), half seated second (`seed + 1`; the games of
+    neighbouring seeds are independent, `simulate.game_seed`), in bulk where bulk play takes the seats.
+    The first kind's share of the games won, a tie counted half, with its standard error: over all
+    games and per seat."""
+    if not model.min_players <= 2 <= model.max_players:
+        return None
+    from .game import Seat
+    from .simulate import run_games
+    out: dict[str, Any] = {"players": list(kinds), "games": games}
+    total = 0.0
+    for order, n in (("first", (games + 1) // 2), ("second", games // 2)):
+        seats = [Seat("a", kinds[0]), Seat("b", kinds[1])]
+        me = 0 if order == "first" else 1
+        if me:
+            seats.reverse()
+        won = 0.0
+        if n:
+            results = run_games(model, seats, n, seed + me, progress=update)
+            ranks = getattr(results, "ranks", None)
+            pairs = ranks.tolist() if ranks is not None else [r.ranks for r in results]
+            won = sum(1.0 if r[me] < r[1 - me] else 0.5 if r[me] == r[1 - me] else 0.0 for r in pairs)
+        total += won
+        rate = won / n if n else 0.0
+        out[order] = {"games": n, "win_rate": rate, "win_rate_stderr": _stderr(rate, n)}
+    out["win_rate"] = total / games
+    out["win_rate_stderr"] = _stderr(total / games, games)
+    return out
 
 
 def _percentile(sorted_values: list[int], q: int) -> float:

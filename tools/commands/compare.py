@@ -28,6 +28,9 @@ def add_arguments(p) -> None:
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="measure the variants as tasks of this Dask scheduler (e.g. tcp://host:8786): "
                         "the same results as here (needs the extra [dask])")
+    p.add_argument("--versus", default=None, metavar="KIND:KIND",
+                   help="two computer players against each other in every variant, e.g. win:optimal: the first "
+                        "one's share of the games won with its standard error, half of the games seated first")
     p.add_argument("--lang", default=None)
 
 
@@ -54,6 +57,7 @@ def run(args) -> int:
     chosen = variants(args)
     if args.plot is not None:  # checked before the games are played, not after
         output_file(args.plot, "--plot", [Path(m.path) for _v, m in chosen], args.force)
+    versus = _versus(args.versus) if args.versus else None
     results = []
     if args.scheduler:  # every variant a task of the cluster (no progress bars: the workers play)
         from ...interpreter.adapters import cluster
@@ -65,6 +69,15 @@ def run(args) -> int:
             results += compare([(variant, model)], args.games, args.seed, lambda v: stages, not args.no_cache)
         finally:
             stages.close()
+    if versus is not None:  # played here (not cached): the two kinds in every variant
+        from ...interpreter.play.compare import head_to_head
+        from .simulate import kind_name
+        _ = translator(lang).gettext
+        for m, (variant, model) in zip(results, chosen):
+            label = _("{variant}: {first} against {second}").format(
+                variant=variant.label, first=kind_name(versus[0], _), second=kind_name(versus[1], _))
+            with progress_bar(label) as update:
+                m.versus = head_to_head(model, versus, args.games, args.seed, update)
     if args.plot:
         from ..documents.histogram import histogram_svg
         _ = translator(lang).gettext
@@ -111,6 +124,21 @@ class _Stages:
             self.stack = None
 
 
+def _versus(text: str) -> tuple[str, str]:
+    """'win:optimal' → ('win', 'optimal'): two kinds of computer player."""
+    from ...interpreter.players.registry import BOTS
+    kinds = tuple(k.strip() for k in text.split(":"))
+    if len(kinds) != 2 or any(k not in BOTS for k in kinds):
+        raise UsageError("--versus needs two computer players as KIND:KIND ({kinds}), not '{text}'",
+                         kinds=", ".join(sorted(BOTS)), text=text)
+    return kinds
+
+
+def _rate(rate: float, stderr: float, lang: str) -> str:
+    _ = translator(lang).gettext
+    return _("{rate} ± {stderr}").format(rate=percent(rate, lang), stderr=percent(stderr, lang))
+
+
 def _public(m: Measures) -> dict:
     data = m.to_json()
     data.pop("totals")  # the sampled scores go into the plot; the JSON keeps their percentiles
@@ -150,7 +178,21 @@ def print_table(results: list[Measures], models: list, lang: str) -> None:
     row(_("Skill gap: best − greedy"), [number(m.skill["best_minus_greedy"], lang, 1) for m in results])
     row(_("Skill gap: greedy − random"), [number(m.skill["greedy_minus_random"], lang, 1) for m in results])
     row(_("First player wins (two players)"),
-        [percent(m.first_player["first"], lang) if m.first_player else "–" for m in results])
+        [_rate(m.first_player["first"], m.first_player.get("first_stderr", 0.0), lang) if m.first_player else "–"
+         for m in results])
+    row(_("Second player wins (two players)"),
+        [_rate(m.first_player["second"], m.first_player.get("second_stderr", 0.0), lang) if m.first_player else "–"
+         for m in results])
+    if any(m.versus for m in results):
+        from .simulate import kind_name
+        v = next(m.versus for m in results if m.versus)
+        first, second = (kind_name(k, _) for k in v["players"])
+        for key, title in ((None, _("{first} against {second}: share won (a tie counts half)")),
+                           ("first", _("{first} against {second}, seated first: share won")),
+                           ("second", _("{first} against {second}, seated second: share won"))):
+            row(title.format(first=first, second=second),
+                [_rate((m.versus[key] if key else m.versus)["win_rate"], (m.versus[key] if key else m.versus)["win_rate_stderr"],
+                       lang) if m.versus else "–" for m in results])
     row(_("Turns per player"), [number(m.turns, lang, 1) for m in results])
     row(_("Rolls per player"), [number(m.rolls, lang, 1) for m in results])
     names = {}
