@@ -67,3 +67,19 @@ def test_bulk_plans_are_the_numpy_plans_bit_for_bit(name, kind):
     n = len(states)
     assert np.array_equal(fresh.box[:n], fresh.box[n:2 * n])
     assert np.array_equal(fresh.keepv[:n], fresh.keepv[n:2 * n])
+
+
+
+def test_compiled_layers_serve_a_second_kind_of_turn_in_the_same_process():
+    """`turnplan.layers` builds the arrays of each (dice, faces, rerolls) the first time it meets them: a
+    second kind after the first (one reroll left, then two; then four dice) once failed on an unbound name."""
+    from rulebook.interpreter.engine.turn import turn_tables
+    from rulebook.interpreter.solver.turnplan import layers
+    for n, rerolls in [(5, 1), (5, 2), (4, 2)]:
+        tt = turn_tables(n, 6)
+        best = np.random.default_rng(n + rerolls).random(len(tt.rolls))
+        fast, slow = layers(tt, best, rerolls), tt.layers(best[:, None], rerolls, None)
+        assert len(fast) == len(slow) == rerolls + 1
+        for (keep_a, roll_a), (keep_b, roll_b) in zip(fast, slow):
+            assert (keep_a is None) == (keep_b is None) and np.array_equal(roll_a, roll_b)
+            assert keep_a is None or np.array_equal(keep_a, keep_b)

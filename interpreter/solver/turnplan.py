@@ -144,9 +144,8 @@ _LAYERS = []
 def layers(tt, best: np.ndarray, rerolls: int):
     """`TurnTables.layers(best, rerolls)` of one state (no stopping), compiled: the same numbers bit for
     bit in ~10 µs instead of ~1 ms; None without numba (the caller uses numpy)."""
+    from .kernel import jit, turn_arrays  # (imported on every call: a name bound only on the first is unbound on the next)
     if not _LAYERS:
-        from .kernel import jit, turn_arrays
-
         def signatures(numba):
             i64, f64 = numba.int64, numba.float64
             return [i64(f64[::1], i64[:, ::1], i64[:, ::1], i64[::1], i64, i64, f64[:, ::1], f64[:, ::1])]
