@@ -1,4 +1,4 @@
-"""`python -m benchmarks [engine|simulate|decision|startup|solver|pages|cluster|all] [ARGS…]`: the speed and memory benchmarks.
+"""`python -m benchmarks [engine|simulate|decision|startup|solver|pages|cluster|win|all] [ARGS…]`: the speed and memory benchmarks.
 
 With no name, all run one after the other with their defaults. Each prints its figures with
 their ratio to the target (or to the baseline measured in the same run).
@@ -7,7 +7,7 @@ import sys
 
 import importlib
 
-BENCHES = {name: f"bench_{name}" for name in ("engine", "simulate", "decision", "startup", "solver", "pages", "cluster")}
+BENCHES = {name: f"bench_{name}" for name in ("engine", "simulate", "decision", "startup", "solver", "pages", "cluster", "win")}
 
 
 def _run(name: str, argv: list[str]) -> int:
