@@ -27,8 +27,8 @@ if _WORKER:
 
 # Modules whose tests are independent of each other's fixtures (each builds what it needs) and so
 # may be spread over the workers one test at a time; every other module runs whole on one worker,
-# so a module-scoped fixture (a solved table, a server, a browser) is made once.
-SPREAD = {"test_hostile_corpus", "test_readers_walk"}
+# so a module-scoped fixture (a solved table, a server, the site the readers walk builds) is made once.
+SPREAD = {"test_hostile_corpus"}
 # Modules that take longest: started first, so no worker is left with one of them at the end.
 FIRST = ("test_hostile_corpus", "test_readers_walk")
 
