@@ -2,6 +2,7 @@
 table in hand-computed rolls, farkles, hot dice, the opening option, the last turns, and every bot."""
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -137,3 +138,29 @@ def test_greedy_sets_aside_the_most_points_and_banks_a_big_turn(farkle):
     assert bot.choose(s) == Keep((1, 1, 1, 5))
     s.apply(Keep((1, 1, 1, 5)))
     assert bot.choose(s) == Stop()  # 1050 with two dice left: a farkle is too likely (4/9)
+
+
+def test_a_game_saved_in_its_last_turns_resumes_to_the_same_end():
+    """Once a player reaches the goal the others have their last turns (`end: last_turn`); a save made
+    then keeps that, so the resumed game ends after the same turns, with the same totals."""
+    from rulebook.interpreter.engine.state import CHANCE, TERMINAL
+    from rulebook.interpreter.model.errors import SaveFileError
+    model = load_model(FARKLE, {"goal": 1000})
+    bots = [make_bot("greedy", model, random.Random(1)), make_bot("greedy", model, random.Random(2))]
+    rng = random.Random(5)
+    state, saved = GameState(model, ["Ann", "Bob"]), None
+    while state.current_player() != TERMINAL:
+        if saved is None and state.to_json().get("ending") is not None:
+            saved = state.to_json()
+            draws = rng.getstate()
+        player = state.current_player()
+        state.apply(state.sample_chance(rng) if player == CHANCE else bots[player].choose(state))
+    assert saved is not None and saved["ending"] == 0 and saved["ended_by"] == 0  # Bob's last turn to come
+    resumed = GameState.from_json(model, json.loads(json.dumps(saved)))
+    rng.setstate(draws)
+    while resumed.current_player() != TERMINAL:
+        player = resumed.current_player()
+        resumed.apply(resumed.sample_chance(rng) if player == CHANCE else bots[player].choose(resumed))
+    assert resumed.returns() == state.returns() and resumed.to_json() == state.to_json()
+    with pytest.raises(SaveFileError, match="game end"):
+        GameState.from_json(model, {**saved, "ending": 7})

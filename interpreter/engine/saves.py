@@ -22,6 +22,7 @@ class Saves:
             **({"counters": [dict(c) for c in self.counter_values], "game_counters": dict(self.game_counters)}
                if self.model.counters else {}),
             "ended_by": self.ended_by,
+            **({"ending": self._ending} if self._ending is not None else {}),  # the game's last round or turns
             **({"acting": self.acting, "waiting": list(self._queue), "written": [list(w) for w in self._written]}
                if self.acting is not None or self._queue or self._written else {}),
             "stack": [[f.step.id, f.index, f.iteration] for f in self.stack],
@@ -47,6 +48,8 @@ class Saves:
             state.announced = None if announced is None else str(announced)
             ended_by = data.get("ended_by")
             state.ended_by = None if ended_by is None else _int(ended_by)
+            ending = data.get("ending")
+            state._ending = None if ending is None else _int(ending)
             state.sheets = [{str(k): _int(v) for k, v in s.items()} for s in data["sheets"]]
             state.awards = [{str(k): _int(v) for k, v in a.items()} for a in data["awards"]]
             if model.counters:
@@ -67,6 +70,9 @@ class Saves:
             raise bad(exc.args[0] if exc.args and isinstance(exc.args[0], Message)
                       else Message("a value in the game state is of the wrong kind")) from None
         n = len(state.players)
+        if state._ending is not None and (model.end not in ("round", "last_turn") or not -1 <= state._ending < n
+                                          or state.ended_by is None):
+            raise bad("its game end ({ending}) does not fit the model's way of ending", ending=state._ending)
         if len(state.sheets) != n or len(state.awards) != n:
             raise bad("it has {sheets} score sheets for {count} players", sheets=len(state.sheets), count=n)
         for s in state.sheets:
