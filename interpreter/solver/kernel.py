@@ -368,7 +368,11 @@ def compile_in_background() -> bool:
     `compiled()` waits for it, then loads the kernel from there, checked like every cached kernel (if
     the child failed, it compiles the kernel itself). True if a child was started."""
     global _BACKGROUND
-    if _BACKGROUND is not None or not will_compile() or numba_cache_dir() is None:
+    from ..model.errors import RulebookError
+    try:
+        if _BACKGROUND is not None or not will_compile() or numba_cache_dir() is None:
+            return False
+    except RulebookError:  # an unsafe or broken cache folder: the command itself says so, in one line
         return False
     import atexit
     import subprocess
