@@ -249,6 +249,18 @@ def plans_for(model: Model, kind: str, build_policy: bool = False) -> Plans:
     return plans
 
 
+def policy_tables(model: Model, space=None):
+    """The optimal bot's policy tables of `model` (slot, box, keep; policy.py): stored, or built now and
+    stored beside its table (about two solves' work, once); None where they do not fit or cannot be used.
+    `space`: the model's solver space, if at hand (stored tables are then read without the bot's plans)."""
+    from ..solver import policy
+    tables = policy.stored(model, space) if space is not None else None
+    if tables is None:
+        plans = plans_for(model, "optimal", build_policy=True)
+        tables = (plans.dense, plans.box, plans.keep) if plans.keep is not None else None
+    return tables
+
+
 POLICY_GAMES = 50_000  # from this many games on, bulk play builds the policy tables first (about 2 solves' work)
 
 

@@ -33,21 +33,29 @@ def jobs_default() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def score_distribution(space, values, jobs: int | None = None) -> dict[int, float]:
+def score_distribution(space, values, jobs: int | None = None, policy=None) -> dict[int, float]:
     """{final score: probability} of the player who plans its turns against the table `values` of
     `space`: the solved table for the optimal player, zeros (`values=None`) for the greedy one.
 
-    `jobs` threads share the work (the compiled loops release the GIL): the states of a layer in
-    chunks, then the histograms of the next layer in blocks of rows."""
-    from .turnplan import Planner
+    `policy`: the policy tables of that player (policy.py: slot per state, box per (slot, roll), keep
+    per (slot, rerolls left, roll)), made from the same table with the same tie rules: then a state's
+    turn is read from them instead of planned (a state they lack is planned). `jobs` threads share
+    the work (the compiled loops release the GIL): the states of a layer in chunks, then the
+    histograms of the next layer in blocks of rows."""
+    from .kernelplan import plan
     if values is None:
         values = np.zeros(space.entries)
-    planner = Planner(space, values)
-    if not planner.usable:
+    kp = plan(space)
+    numpy_only = os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy"  # (as the planner: nothing compiled)
+    if numpy_only or kp is None or space.roll_dependent or kp.write.row.shape[0] != 1 or not _compiled("turn"):
         raise UsageError("The exact score distribution needs the compiled planner (numba) and a model whose "
                          "points do not depend on the roll number; here one of them is missing.")
+    planner = [None]  # made when a state must be planned (no policy tables, or a state they lack)
+    if policy is not None:
+        slot_of = policy[0].view(np.ndarray)
+        pbox, pkeep = (_read_only(a) for a in policy[1:])
+        cand = np.ascontiguousarray(space.tt.sub_index[:, ::-1])  # (a stored keep: its place among these)
     jobs = max(1, jobs or jobs_default())
-    kp = planner.kplan
     w, t = kp.write, kp.turn
     tt = space.tt
     R = len(tt.rolls)
@@ -67,13 +75,21 @@ def score_distribution(space, values, jobs: int | None = None) -> dict[int, floa
     def outcomes(task):  # one chunk of a layer: its (state, next state, points, chance) outcomes
         lo, masks, feats, idx = task
         batch = kp.batch(masks, feats, idx)
-        _, box, keepv, _, status = planner.plan(masks, feats, idx, batch=batch, tables=False)
-        if status:
-            raise UsageError("The exact score distribution met a roll that no box takes.")
+        slots = slot_of[idx].astype(np.int64) if policy is not None else None
+        if slots is not None and slots.min() >= 0:  # read from the policy tables
+            keepv, box, turn_args = _NO_KEEPV, _NO_BOX, (slots, pbox, pkeep, cand)
+        else:
+            if planner[0] is None:
+                from .turnplan import Planner
+                planner[0] = Planner(space, values)
+            _, box, keepv, _, status = planner[0].plan(masks, feats, idx, batch=batch, tables=False)
+            if status:
+                raise UsageError("The exact score distribution met a roll that no box takes.")
+            turn_args = _NO_POLICY
         n = len(masks) * R
         src, dst, gk, mass = (np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64),
                               np.empty(n, dtype=np.int64), np.empty(n))
-        used = turn(keepv, box, batch.base, batch.tfeat, batch.gkey, *consts, lo, src, dst, gk, mass)
+        used = turn(keepv, box, *turn_args, batch.base, batch.tfeat, batch.gkey, *consts, lo, src, dst, gk, mass)
         return src[:used], dst[:used], gk[:used], mass[:used]
 
     # the current layer: sorted state indexes and their histograms of points so far, ragged: state i's
@@ -172,14 +188,19 @@ def _finish(flat, off, shift, total):  # pragma: no cover (compiled)
     return 0
 
 
-def _turn_outcomes(keepv, box, base, tfeat, gkey, removes, adds, size_start, p_all, faces, rerolls, row, gain,
-                   bq_at, bq_off, bq_key, bsel, bgain, pconst, movt, tlim, tradix, padd,
+def _turn_outcomes(keepv, box, slots, pbox, pkeep, cand, base, tfeat, gkey, removes, adds, size_start, p_all,
+                   faces, rerolls, row, gain, bq_at, bq_off, bq_key, bsel, bgain, pconst, movt, tlim, tradix, padd,
                    offset, src, dst, gk, out):  # pragma: no cover (compiled)
     """Per state, the chance of each final roll (the first roll, then per reroll the best keep of each
     roll, the larger on a tie, and the other dice rolled again), the write of the
     planned box (next state, points), and the outcomes with the same (next state, points) added up.
-    How many outcomes there are."""
-    S = keepv.shape[0]
+    How many outcomes there are.
+
+    With policy tables (`slots`: each state's slot in them, not empty) the keep of each roll and the
+    box are read from them (`pkeep`: the keep's place among the roll's candidates `cand`; `pbox`);
+    else found from the planned keep values `keepv` and boxes `box`."""
+    S = base.shape[1]
+    read = slots.shape[0] > 0
     K = adds.shape[0]
     C = removes.shape[1]
     R = row.shape[1]
@@ -211,25 +232,31 @@ def _turn_outcomes(keepv, box, base, tfeat, gkey, removes, adds, size_start, p_a
     for s in range(S):
         for r in range(R):
             prob[r] = p_all[r]
+        sl = slots[s] if read else 0
         for j in range(rerolls, 0, -1):
-            # the best sub-keep of every keep (of every roll): the largest value, the largest index on a tie
-            # (a keep comes after all its sub-keeps, so a tie keeps more dice, as the bots do)
-            for k in range(K):
-                bv = keepv[s, j - 1, k]
-                bi = k
-                for c in range(C):
-                    m = removes[k, c]
-                    if m == K:
-                        break
-                    v = bestv[m]
-                    if v > bv or (v == bv and besti[m] > bi):
-                        bv = v
-                        bi = besti[m]
-                bestv[k] = bv
-                besti[k] = bi
-            mass[:] = 0.0
-            for r in range(R):
-                mass[besti[full0 + r]] += prob[r]
+            if read:  # the stored keep of every roll
+                mass[:] = 0.0
+                for r in range(R):
+                    mass[cand[r, pkeep[sl, j - 1, r]]] += prob[r]
+            else:
+                # the best sub-keep of every keep (of every roll): the largest value, the largest index on a
+                # tie (a keep comes after all its sub-keeps, so a tie keeps more dice, as the bots do)
+                for k in range(K):
+                    bv = keepv[s, j - 1, k]
+                    bi = k
+                    for c in range(C):
+                        m = removes[k, c]
+                        if m == K:
+                            break
+                        v = bestv[m]
+                        if v > bv or (v == bv and besti[m] > bi):
+                            bv = v
+                            bi = besti[m]
+                    bestv[k] = bv
+                    besti[k] = bi
+                mass[:] = 0.0
+                for r in range(R):
+                    mass[besti[full0 + r]] += prob[r]
             for size in range(n):  # the dice not kept rolled again, one die at a time
                 for k in range(size_start[size], size_start[size + 1]):
                     p = mass[k] * inv
@@ -239,7 +266,7 @@ def _turn_outcomes(keepv, box, base, tfeat, gkey, removes, adds, size_start, p_a
             for r in range(R):
                 prob[r] = mass[full0 + r]
         for r in range(R):  # the write of each final roll
-            b = box[s, r]
+            b = pbox[sl, r] if read else box[s, r]
             d = row[b, r]
             g = gain[b, r]
             x = bq_at[b, r]
@@ -300,11 +327,25 @@ def _compiled(name: str):
         def turn_signatures(numba):
             i64, f64, b1 = numba.int64, numba.float64, numba.boolean
             a1, a2 = i64[::1], i64[:, ::1]
-            return [i64(f64[:, :, ::1], a2, a2, a2, a2, a2, a2, a1, f64[::1], i64, i64, a2, f64[:, ::1],
-                        a2, a1, a1, a1, f64[::1], a1, b1[:, ::1], a1, a1, a1, i64, a1, a1, a1, f64[::1])]
+            pbox = numba.types.Array(numba.int8, 2, "C", readonly=True)  # policy tables (read-only views)
+            pkeep = numba.types.Array(numba.uint8, 3, "C", readonly=True)
+            return [i64(f64[:, :, ::1], a2, a1, pbox, pkeep, a2, a2, a2, a2, a2, a2, a1, f64[::1], i64, i64, a2,
+                        f64[:, ::1], a2, a1, a1, a1, f64[::1], a1, b1[:, ::1], a1, a1, a1, i64, a1, a1, a1, f64[::1])]
         _COMPILED[name] = jit(*{"spread": (_spread, spread_signatures), "turn": (_turn_outcomes, turn_signatures),
                                 "layout": (_layout, layout_signatures), "finish": (_finish, finish_signatures)}[name])
     return _COMPILED[name]
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only C-ordered view of a policy table (what the compiled turn is typed for)."""
+    out = np.ascontiguousarray(a.view(np.ndarray)).view()
+    out.flags.writeable = False
+    return out
+
+
+_NO_KEEPV, _NO_BOX = np.zeros((1, 1, 1)), np.zeros((1, 1), dtype=np.int64)  # (unused with policy tables)
+_NO_POLICY = (np.zeros(0, dtype=np.int64), _read_only(np.zeros((1, 1), dtype=np.int8)),
+              _read_only(np.zeros((1, 1, 1), dtype=np.uint8)), np.zeros((1, 1), dtype=np.int64))
 
 
 def _entries(space) -> int:

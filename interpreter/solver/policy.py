@@ -258,19 +258,25 @@ class Decider:
 
 
 def decider_for(model) -> Decider | None:
-    """A Decider for the optimal bot on `model`, if its policy tables are stored (only bulk play builds
-    them, for the models it takes; never built here)."""
-    from .cache import cache_path
+    """A Decider for the optimal bot on `model`, if its policy tables are stored (only bulk play and
+    the exact distribution build them, for the models they take; never built here)."""
     from .solve import solved
-    from .tablefile import BadTable, read_header
-    from .cache import cache_key
     space, _table = solved(model)
+    tables = stored(model, space)
+    return Decider(model, space, tables) if tables is not None else None
+
+
+def stored(model, space):
+    """The policy tables of the optimal bot on `model` (solved as `space`): built in this process, or
+    stored beside its table; else None (never built here)."""
+    from .cache import cache_key, cache_path
+    from .tablefile import BadTable, read_header
     tables = _BUILT.get(cache_key(model))
+    if tables is not None or not space.binary:
+        return tables
     path = cache_path(model)
     try:
         digest = read_header(path).digest
     except BadTable:
-        digest = None
-    if tables is None and digest is not None and space.binary:
-        tables = load(path, digest)
-    return Decider(model, space, tables) if tables is not None else None
+        return None
+    return load(path, digest)

@@ -156,8 +156,12 @@ def run(args) -> int:
     if args.distribution or objective.kind == REACH:
         from ...interpreter.solver.distribution import at_least, score_distribution, summary
         began = time.perf_counter()
+        tables = None
+        if args.policy == "optimal" and not args.no_cache:  # the bot's policy tables, built once beside the table
+            from ...interpreter.play.bulk import policy_tables
+            tables = policy_tables(model, space)
         dist = score_distribution(space, table.values if args.policy == "optimal" else None,
-                                  jobs=limits.jobs)
+                                  jobs=limits.jobs, policy=tables)
         dist_seconds = time.perf_counter() - began
         dist_mean, percentiles = summary(dist)
         chances = {t: at_least(dist, t) for t in args.at_least}
