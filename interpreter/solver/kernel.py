@@ -416,17 +416,72 @@ def jit(function, signatures):
     from ..model.cachedir import locked, seal_tree
     where = numba_cache_dir()
     if where is None:
-        return numba.njit(signatures(numba), nogil=True, error_model="numpy")(function)
+        with _without_blas_check():
+            return numba.njit(signatures(numba), nogil=True, error_model="numpy")(function)
     with locked(where):  # another process compiling into the folder finishes (and seals) first
         if numba_cache_dir() is None:
-            return numba.njit(signatures(numba), nogil=True, error_model="numpy")(function)
+            with _without_blas_check():
+                return numba.njit(signatures(numba), nogil=True, error_model="numpy")(function)
         before = numba.config.CACHE_DIR
         numba.config.CACHE_DIR = str(where)  # read when decorating
         try:
-            return numba.njit(signatures(numba), cache=True, nogil=True, error_model="numpy")(function)
+            dispatcher = numba.njit(cache=True, nogil=True, error_model="numpy")(function)
         finally:
             numba.config.CACHE_DIR = before
+        try:
+            wanted = signatures(numba)
+            for signature in wanted if isinstance(wanted, list) else [wanted]:
+                if not _load_cached(dispatcher, signature):
+                    with _without_blas_check():
+                        dispatcher.compile(signature)
+            dispatcher.disable_compile()  # as numba.njit(signatures): no other types compile
+            return dispatcher
+        finally:
             seal_tree(where)  # what numba wrote (or found, verified) now is ours
+
+
+def _load_cached(dispatcher, signature) -> bool:
+    """Load `signature`'s machine code from numba's cache without numba's first-use cost; False if not cached.
+
+    `Dispatcher.compile` loads a cached kernel too, but first installs every typing and lowering
+    registry of numba's CPU target (hundreds of modules, numba.np.linalg's check for scipy's BLAS
+    among them: most of a second) which only a compile reads. Loading machine code needs only
+    numba's runtime (its symbols); a miss leaves the registries to the compile that follows."""
+    from numba.core.compiler_lock import global_compiler_lock
+    from numba.core.runtime import nrt
+    with global_compiler_lock:
+        context = dispatcher.targetctx
+        nrt.rtsys.initialize(context)
+        cache = dispatcher._cache
+        with cache._guard_against_spurious_io_errors():
+            result = cache._load_overload(signature, context)
+        if result is None:
+            return False
+        dispatcher._cache_hits[signature] += 1  # numba's own count (`dispatcher.stats`), as its load keeps it
+        context.insert_user_function(result.entry_point, result.fndesc, [result.library])
+        dispatcher.add_overload(result)
+        return True
+
+
+def _without_blas_check():
+    """While numba installs its registries, scipy counts as missing: numba.np.arraymath imports
+    scipy.linalg (a third of a second) only to know whether np.dot may be compiled, which the
+    kernel never calls. The process's later imports of scipy are untouched."""
+    import sys
+    from contextlib import contextmanager
+
+    @contextmanager
+    def hidden():
+        if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+            yield
+            return
+        sys.modules["scipy.linalg.cython_blas"] = None
+        try:
+            yield
+        finally:
+            if sys.modules.get("scipy.linalg.cython_blas", 0) is None:
+                del sys.modules["scipy.linalg.cython_blas"]
+    return hidden()
 
 
 def _signature(numba):
