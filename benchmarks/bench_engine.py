@@ -38,7 +38,8 @@ from rulebook.interpreter.engine.state import CHANCE, TERMINAL, GameState, table
 
 from . import baseline_yahtzee, machine
 
-TARGET = 2.0
+TARGET = 1.0  # issue 26: the per-step engine at least as fast as the hand-written game
+BULK_TARGET = 2.0  # the engine's bulk play (README: the >= 2x figure is bulk play, not the per-step API)
 WARM_UP = 200  # games per side before the timing
 
 
@@ -162,10 +163,10 @@ def main(argv: list[str] | None = None) -> int:
           f"mean score {statistics.mean(scores['engine']):.1f}")
     print(f"  hand-written baseline: {_range(rates['baseline'])}   mean score {statistics.mean(scores['baseline']):.1f}")
     print(f"  ratio engine/baseline: {ratio:9.2f}x  (per round {min(ratios):.2f}-{max(ratios):.2f}x; "
-          f"target >= {TARGET:.0f}x: {'met' if ratio >= TARGET else 'NOT met'})")
+          f"target >= {TARGET:g}x, issue 26: {'met' if ratio >= TARGET else 'NOT met'})")
     floor = statistics.median(rates["floor"]) / statistics.median(rates["baseline"])
     print(f"  API floor (no rules):  {_range(rates['floor'])}   = {floor:.2f}x the baseline: the most any engine "
-          f"driven through this API could reach{'; the 2x target is out of its reach' if floor < TARGET * 1.1 else ''}")
+          f"driven through this API could reach{f'; the {TARGET:g}x target is out of its reach' if floor < TARGET * 1.1 else ''}")
     if model.id == "yahtzee":
         same = scores["engine"] == scores["baseline"]
         print(f"  the engine plays the baseline's games exactly: {'yes' if same else 'NO'} ({total} games)")
@@ -216,7 +217,7 @@ def bulk_side(model, baseline_rates: list[float], baseline_scores: list[int], ar
     print(f"  bulk random play ({model.id}, numpy over {games} games at once, 1 process): {_range(rates)}"
           f"   mean score {mb:.1f}, sd {sb:.1f} (baseline {ma:.1f}, sd {sa:.1f}: "
           f"{'the same within 3 SE' if same else 'NOT the same'})")
-    print(f"  ratio bulk/baseline:   {ratio:9.2f}x  (target >= {TARGET:.0f}x: {'met' if ratio >= TARGET else 'NOT met'}; "
+    print(f"  ratio bulk/baseline:   {ratio:9.2f}x  (target >= {BULK_TARGET:g}x: {'met' if ratio >= BULK_TARGET else 'NOT met'}; "
           f"the engine's bulk play, not its per-step API: same rules, policy and one draw per roll and decision, "
           f"other games)")
 

@@ -124,6 +124,7 @@ class _Tables:
         self._chance: dict[int, tuple] = {}
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
         self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
+        self._after: dict[tuple[int, ...], tuple] = {}  # kept → rolling the others (see `after`)
         self.counter = {c.id: c for c in model.counters}  # the model's counters by id
         # what a new state starts from: each player's counters, the game's, those of a turn (id, start)
         self.player_counters = {c.id: c.start for c in model.counters if c.per != "game"}
@@ -264,7 +265,7 @@ class _Tables:
 
     def precompute(self) -> "_Tables":
         """Fill every table now instead of on first use: the keeps of every roll, every roll beside
-        every keep, and (where they do not depend on the roll number) the write plans."""
+        every keep (and the node it leads to), and (where they do not depend on the roll number) the write plans."""
         from ..model.dice import keeps as all_keeps, multisets
         if self.grouped:  # dice that differ: their tables are filled as play meets them
             return self
@@ -275,6 +276,9 @@ class _Tables:
             if len(kept) < n:
                 for rolled in self.valid[n - len(kept)]:
                     self.merged(kept, rolled)
+                after = self.after(kept)
+                for i in range(len(after[2])):
+                    self.node_after(after, i)
         if not self.scorer._turn_matters and self.scorer.simple and not self.announces:
             for op in self.program:
                 if type(op) is Leaf and op.kind == WRITE:
@@ -338,17 +342,47 @@ class _Tables:
             self._group_chance[kept] = entry
         return entry
 
-    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset]:
+    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset, dict, tuple]:
         """(legal actions when the step may stop, when it may not, the keepable sub-multisets, those
-        that leave some die to roll; with dice that differ, as codes)."""
+        that leave some die to roll (with dice that differ, as codes); the node of the dice: its keep
+        actions by identity, `id(action)` → (action, kept dice, `after(kept)`), or (Stop, None, None)
+        (dice alike only), and the dice themselves).
+
+        An entry is the node of a roll for the engine's per-step fast paths: a state remembers the
+        node of its dice (`GameState._node`, valid while `node[5] is state.dice`), so a keep is
+        checked and carried out by one lookup of the action's identity instead of hashing dice."""
         entry = self._keeps.get(dice)
         if entry is None:
             subs = sorted(sub_multisets(self.codes(dice) if self.grouped else dice), key=lambda k: (len(k), k))
             keeps = [self.keep_action(k) for k in subs]
-            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs),
-                     frozenset(k for k in subs if len(k) < len(dice)))
+            stop = Stop()
+            by_id: dict[int, tuple] = {}
+            if not self.grouped:
+                by_id[id(stop)] = (stop, None, None)
+                for k, action in zip(subs, keeps):
+                    if len(k) < len(dice):
+                        after = self.after(k)
+                        by_id[id(action)] = (action, after[0], after)  # (the kept dice as `after` holds them)
+            entry = ([stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs),
+                     frozenset(k for k in subs if len(k) < len(dice)), by_id, dice)
             self._keeps[dice] = entry
         return entry
+
+    def after(self, kept: tuple[int, ...]) -> tuple:
+        """Rolling the dice not kept beside `kept` (dice alike): (kept, cumulative weights, rolls,
+        total weight, nodes) where `nodes[i]` is, once met, the node (`keeps`) of the dice after
+        `rolls[i]`: the roll's outcomes as the engine draws them, each leading to its node."""
+        entry = self._after.get(kept)
+        if entry is None:
+            cum, rolls, total = self.draw[len(kept)]
+            entry = self._after[kept] = (kept, cum, rolls, total, {})
+        return entry
+
+    def node_after(self, after: tuple, i: int) -> tuple:
+        """The node of the dice after outcome i of `after` (remembered in the table)."""
+        kept, faces = after[0], after[2][i].faces
+        node = after[4][i] = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
+        return node
 
     def ruled_keeps(self, step: Step, dice: tuple[int, ...], held: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
         """`keeps` at a keep step with a rule: only keeps that hold the dice set aside earlier in the

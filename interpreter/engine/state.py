@@ -23,11 +23,15 @@ from .flow import Flow
 from .keeping import Keeping
 from .luck import Luck
 from .saves import Saves
+from .standing import Standing
 from .writing import Writing
 from .program import ANNOUNCE, BANK, KEEP, ROLL, WRITE
 
 
-class GameState(Flow, Keeping, Writing, Luck, Saves):
+_NO_NODE = (None,) * 6  # no node yet (see `_Tables.keeps`): its [0] and [5] match no dice
+
+
+class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
     """One game of a model in progress.
 
     The position is a leaf instruction of the model's compiled phase tree plus a pass counter
@@ -74,6 +78,15 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
         self._op: Leaf | None = None  # the leaf instruction due (None: the game is over)
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
+        # memos of the fast paths (dice alike), each checked by identity before use, so that any
+        # other way of changing the dice or the kept dice simply misses them: the node of the dice
+        # (`_Tables.keeps`, valid while node[5] is self.dice), rolling beside the kept dice
+        # (`_Tables.after`, valid while its [0] is self.kept), rolling all dice, and the last roll
+        # `sample_chance` drew: (roll, after, outcome index)
+        self._node: tuple = _NO_NODE
+        self._all = None if t.grouped else t.after(())
+        self._after: tuple = self._all or _NO_NODE
+        self._drawn: tuple | None = None
         self._run(0)
 
     def clone(self) -> "GameState":
@@ -140,12 +153,21 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
         op = self._op
         if op is None or op.kind is not ROLL:
             raise IllegalActionError("no dice are to be rolled now")
-        draw = op.draw  # a plain roll of all dice
-        if draw is None:
-            draws = op.draws  # a plain roll of the dice not kept
-            draw = draws[len(self.kept)] if draws is not None else self._luck_draw(op)
-        cum, rolls, total = draw
-        return rolls[bisect_right(cum, rng.random() * total)]
+        if op.draw is not None:  # a plain roll of all dice
+            after = self._all
+        elif op.draws is not None:  # a plain roll of the dice not kept
+            after = self._after
+            if after[0] is not self.kept:
+                after = self._after = self._t.after(self.kept)
+        else:
+            after = None
+        if after is None:  # a roll with luck, or of dice that differ
+            cum, rolls, total = op.draw or self._luck_draw(op)
+            return rolls[bisect_right(cum, rng.random() * total)]
+        i = bisect_right(after[1], rng.random() * after[3])
+        roll = after[2][i]
+        self._drawn = (roll, after, i)  # so that `apply` finds the dice it leads to without a lookup
+        return roll
 
     def legal_actions(self) -> list[Action]:
         op = self._op
@@ -156,7 +178,9 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
             if op.ruled:
                 entry = self._t.ruled_keeps(op.step, self.dice, self.held)
             else:
-                entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+                entry = self._node
+                if entry[5] is not self.dice:
+                    entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
             return entry[op.keep_slot][:]  # a copy: the cached list stays as it is
         if kind is WRITE:
             plan = self._plan
@@ -185,17 +209,24 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
             if op.luck:
                 self._apply_luck_roll(op, action)
                 return
-            try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
-                if op.all_dice:
-                    dice = action.faces
-                    if dice not in op.roll_all[0]:
-                        dice = None
-                else:
-                    dice = self._merge[self.kept].get(action.faces)
-            except (AttributeError, TypeError, KeyError):
-                dice = None
-            if dice is None:
-                dice = self._rolled(op, action)
+            drawn = self._drawn
+            if drawn is not None and drawn[0] is action and (
+                    drawn[1] is self._all if op.all_dice else drawn[1][0] is self.kept):
+                after, i = drawn[1], drawn[2]  # the roll sample_chance drew here: its node
+                node = self._node = after[4].get(i) or self._t.node_after(after, i)
+                dice = node[5]
+            else:
+                try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
+                    if op.all_dice:
+                        dice = action.faces
+                        if dice not in op.roll_all[0]:
+                            dice = None
+                    else:
+                        dice = self._merge[self.kept].get(action.faces)
+                except (AttributeError, TypeError, KeyError):
+                    dice = None
+                if dice is None:
+                    dice = self._rolled(op, action)
             self.dice = dice
             self.kept = ()
             if op.all_dice:  # every die is rolled again: none stays set aside
@@ -222,6 +253,22 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
             self._run(op.after)
         elif kind is KEEP:
             if op.plain_keep:  # checked against the keeps of the roll alone
+                node = self._node
+                if node[5] is self.dice:  # the node of the dice: the action by its identity
+                    hit = node[4].get(id(action))
+                    if hit is not None and hit[0] is action:
+                        kept = hit[1]
+                        if kept is not None:  # a legal keep that leaves some die to roll
+                            self.kept, self._after = kept, hit[2]
+                            nxt = op.next_leaf
+                            if nxt is not None:
+                                self._op = nxt
+                            else:
+                                self._run(op.after)
+                            return
+                        if op.can_stop:
+                            self._stop(op)
+                            return
                 try:
                     keep = action.dice
                     entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
@@ -265,42 +312,5 @@ class GameState(Flow, Keeping, Writing, Luck, Saves):
             total = self.scorer.total
             return [total(self.sheets[p], self.awards[p], self.counters_of(p)) for p in range(len(self.players))]
         return [self.final_scores()[p][0] for p in range(len(self.players))]
-
-    def final_scores(self) -> list[tuple[int, ...]]:
-        """Each player's (final score, tie-breaks…), as they are ranked."""
-        return [self.scorer.final_score(self.sheets[p], self.awards[p], self.counters_of(p))
-                for p in range(len(self.players))]
-
-    def counters_of(self, player: int) -> dict[str, int] | None:
-        """The counters as the player's expressions read them: their own and the game's (None: the
-        model has no counters)."""
-        if not self.model.counters:
-            return None
-        return {**self.game_counters, **self.counter_values[player]}
-
-    # views ----------------------------------------------------------------------
-    def totals(self, player: int) -> dict[str, int]:
-        return self.scorer.totals(self.sheets[player], self.awards[player], self.counters_of(player))
-
-    def ranking(self) -> list[tuple[int, str, int]]:
-        """(rank, player, final score), best first; equal keys share a rank (a tie). The ranking alone
-        decides: players for whom the model's `winner.ahead_if` holds come first, then the final score
-        and tie-breaks; who ended the game has no say."""
-        keys = self.final_scores()
-        sign = 1 if self.model.winner == "lowest_total" else -1
-        ahead = self.model.ahead_if
-        first = [False] * len(self.players)
-        if ahead is not None:
-            from ..model.dsl.compiler import Context
-            first = [bool(ahead(Context(sheet=self.scorer.view(self.sheets[p]), counters=self.counters_of(p))))
-                     for p in range(len(self.players))]
-        full = [(not first[p], [sign * k for k in keys[p]]) for p in range(len(self.players))]
-        order = sorted(range(len(self.players)), key=lambda p: (full[p], p))
-        out, rank = [], 0
-        for i, p in enumerate(order):
-            if i == 0 or full[p] != full[order[i - 1]]:
-                rank = i + 1
-            out.append((rank, self.players[p], keys[p][0]))
-        return out
 
     # JSON -------------------------------------------------------------------------
