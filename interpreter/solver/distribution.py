@@ -166,16 +166,21 @@ def _layout(src, dst, gain, lo, off, lo_new, off_new, order, start):  # pragma: 
 
 def _spread(flat, off, lo, src, gain, mass, order, start, new, off_new, lo_new, r0, r1):  # pragma: no cover (compiled)
     """For the next rows r0 <= r < r1: each outcome's chance times its state's histogram, shifted by its
-    points (so threads with other rows never meet)."""
+    points (so threads with other rows never meet). The inner loop runs over views from 0, so the
+    compiler needs no check for negative indexes and adds four columns at a time (the same sums)."""
     for r in range(r0, r1):
         base = off_new[r] - lo_new[r]
         for j in range(start[r], start[r + 1]):
             i = order[j]
             s = src[i]
             p = mass[i]
-            at = base + lo[s] + gain[i] - off[s]
-            for x in range(off[s], off[s + 1]):
-                new[at + x] += p * flat[x]
+            a = off[s]
+            w = off[s + 1] - a
+            at = base + lo[s] + gain[i]
+            row = new[at:at + w]
+            hist = flat[a:a + w]
+            for x in range(w):
+                row[x] += p * hist[x]
     return 0
 
 
