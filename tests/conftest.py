@@ -4,12 +4,39 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from rulebook.interpreter import load_model
-from rulebook.tools.cli import main
+
+def _keep_bytecode() -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set, keep the compiled bytecode of this run (the test modules
+    pytest rewrites, rulebook's modules each `python -m rulebook.interpreter` the tests start imports)
+    in a folder of this user's own outside the source tree (PYTHONPYCACHEPREFIX), instead of compiling
+    it again in every worker and every subprocess; the tree stays free of __pycache__. A folder that
+    another user made or can write is not used (bytecode is code)."""
+    if not sys.flags.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    where = Path(tempfile.gettempdir()) / f"rulebook-tests-pycache-{os.getuid()}"
+    try:
+        where.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(where)
+    except OSError:
+        return
+    if not os.path.isdir(where) or os.path.islink(where) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return
+    sys.pycache_prefix, sys.dont_write_bytecode = str(where), False
+    os.environ["PYTHONPYCACHEPREFIX"] = str(where)  # for the pytest-xdist workers and every subprocess
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
+if hasattr(os, "getuid"):
+    _keep_bytecode()
+
+from rulebook.interpreter import load_model  # noqa: E402
+from rulebook.tools.cli import main  # noqa: E402
 
 # commands run by the tests write no progress lines to a captured stderr (tests/test_progress.py asks for them)
 os.environ.setdefault("RULEBOOK_PROGRESS", "none")
