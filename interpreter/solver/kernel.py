@@ -409,9 +409,8 @@ def jit(function, signatures):
     """`function` compiled by numba for `signatures(numba)`, its machine code cached in rulebook's cache
     folder (never numba's default beside the installed source; nothing cached if that folder cannot be
     written or trusted). False if numba is missing: the caller then computes with numpy."""
-    try:
-        import numba
-    except ImportError:
+    numba = _numba()
+    if numba is None:
         return False
     from ..model.cachedir import locked, seal_tree
     where = numba_cache_dir()
@@ -438,6 +437,37 @@ def jit(function, signatures):
             return dispatcher
         finally:
             seal_tree(where)  # what numba wrote (or found, verified) now is ours
+
+
+def _numba():
+    """numba, imported without scipy (None if missing). numba's import checks scipy's version when
+    scipy is installed (most of a tenth of a second), which nothing here needs; a later import of
+    scipy by anything else is untouched."""
+    import sys
+    if "numba" in sys.modules or "scipy" in sys.modules:
+        hide = False
+    else:
+        hide = sys.modules.setdefault("scipy", None) is None
+    try:
+        import numba
+    except ImportError:
+        return None
+    finally:
+        if hide and sys.modules.get("scipy", 0) is None:
+            del sys.modules["scipy"]
+    return numba
+
+
+def _prepare() -> None:
+    """What loading a cached kernel needs besides its file (numba imported, its runtime started), done
+    while the child of `compile_in_background` still compiles: the load after it is then short."""
+    numba = _numba()
+    if numba is not None:
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.registry import cpu_target
+        from numba.core.runtime import nrt
+        with global_compiler_lock:
+            nrt.rtsys.initialize(cpu_target.target_context)
 
 
 def _load_cached(dispatcher, signature) -> bool:
@@ -498,6 +528,8 @@ def compiled():
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if _COMPILED is None:
+        if _BACKGROUND is not None and _BACKGROUND.poll() is None:
+            _prepare()
         _await_background()
         from ..model.cachedir import locked, mark, seal_tree
         where = numba_cache_dir()
