@@ -97,3 +97,24 @@ def test_a_roll_not_drawn_by_the_state_is_checked_the_same():
     drawn.apply(box)
     given.apply(Write(box.box))
     assert drawn.to_json() == given.to_json() and len(drawn.sheets[0]) == 1
+
+
+def test_the_remembered_node_follows_dice_set_by_hand():
+    """A state remembers the node of its dice (their keeps, by identity) and the roll beside its kept
+    dice only while those very tuples are its dice and kept dice: set by hand, as a solver's probe
+    sets a position, they are looked up afresh, and a keep of the dice before is refused."""
+    from rulebook.interpreter.model.errors import IllegalActionError
+    model = load_model("yahtzee")
+    tables(model).precompute()
+    state = GameState(model, ["Ann"])
+    state.apply(Roll((1, 2, 3, 4, 5)))
+    before = state.legal_actions()
+    state.dice = (6, 6, 6, 6, 6)
+    assert [str(a) for a in state.legal_actions()] == [
+        str(a) for a in GameState.from_json(model, state.to_json()).legal_actions()]
+    with pytest.raises(IllegalActionError):
+        state.apply(next(a for a in before if isinstance(a, Keep) and 1 in a.dice))
+    state.apply(Keep((6, 6)))
+    state.kept = (6, 6, 6)  # by hand: the roll lands beside these
+    state.apply(Roll((1, 2)))
+    assert state.dice == (1, 2, 6, 6, 6) and state.roll_number == 2

@@ -277,8 +277,8 @@ class _Tables:
                 for rolled in self.valid[n - len(kept)]:
                     self.merged(kept, rolled)
                 after = self.after(kept)
-                for i in range(len(after[2])):
-                    self.node_after(after, i)
+                for roll in after[2]:
+                    self.node_after(after, roll.faces)
         if not self.scorer._turn_matters and self.scorer.simple and not self.announces:
             for op in self.program:
                 if type(op) is Leaf and op.kind == WRITE:
@@ -370,18 +370,18 @@ class _Tables:
 
     def after(self, kept: tuple[int, ...]) -> tuple:
         """Rolling the dice not kept beside `kept` (dice alike): (kept, cumulative weights, rolls,
-        total weight, nodes) where `nodes[i]` is, once met, the node (`keeps`) of the dice after
-        `rolls[i]`: the roll's outcomes as the engine draws them, each leading to its node."""
+        total weight, nodes) where `nodes[faces]` is, once met, the node (`keeps`) of the dice after
+        a roll of those sorted faces: the roll's outcomes as the engine draws them, each leading to its node."""
         entry = self._after.get(kept)
         if entry is None:
             cum, rolls, total = self.draw[len(kept)]
             entry = self._after[kept] = (kept, cum, rolls, total, {})
         return entry
 
-    def node_after(self, after: tuple, i: int) -> tuple:
-        """The node of the dice after outcome i of `after` (remembered in the table)."""
-        kept, faces = after[0], after[2][i].faces
-        node = after[4][i] = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
+    def node_after(self, after: tuple, faces: tuple[int, ...]) -> tuple:
+        """The node of the dice after rolling these (valid, sorted) faces in `after` (remembered there)."""
+        kept = after[0]
+        node = after[4][faces] = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
         return node
 
     def ruled_keeps(self, step: Step, dice: tuple[int, ...], held: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:

@@ -12,7 +12,6 @@ carries only its position, the dice and the players' sheets.
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import filterfalse
 
 from .actions import Action, Roll, Stop
 from ..model.errors import IllegalActionError
@@ -81,12 +80,10 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         # memos of the fast paths (dice alike), each checked by identity before use, so that any
         # other way of changing the dice or the kept dice simply misses them: the node of the dice
         # (`_Tables.keeps`, valid while node[5] is self.dice), rolling beside the kept dice
-        # (`_Tables.after`, valid while its [0] is self.kept), rolling all dice, and the last roll
-        # `sample_chance` drew: (roll, after, outcome index)
+        # (`_Tables.after`, valid while its [0] is self.kept) and rolling all dice (None: dice that differ)
         self._node: tuple = _NO_NODE
         self._all = None if t.grouped else t.after(())
         self._after: tuple = self._all or _NO_NODE
-        self._drawn: tuple | None = None
         self._run(0)
 
     def clone(self) -> "GameState":
@@ -153,21 +150,12 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         op = self._op
         if op is None or op.kind is not ROLL:
             raise IllegalActionError("no dice are to be rolled now")
-        if op.draw is not None:  # a plain roll of all dice
-            after = self._all
-        elif op.draws is not None:  # a plain roll of the dice not kept
-            after = self._after
-            if after[0] is not self.kept:
-                after = self._after = self._t.after(self.kept)
-        else:
-            after = None
-        if after is None:  # a roll with luck, or of dice that differ
-            cum, rolls, total = op.draw or self._luck_draw(op)
-            return rolls[bisect_right(cum, rng.random() * total)]
-        i = bisect_right(after[1], rng.random() * after[3])
-        roll = after[2][i]
-        self._drawn = (roll, after, i)  # so that `apply` finds the dice it leads to without a lookup
-        return roll
+        draw = op.draw  # a plain roll of all dice
+        if draw is None:
+            draws = op.draws  # a plain roll of the dice not kept
+            draw = draws[len(self.kept)] if draws is not None else self._luck_draw(op)
+        cum, rolls, total = draw
+        return rolls[bisect_right(cum, rng.random() * total)]
 
     def legal_actions(self) -> list[Action]:
         op = self._op
@@ -187,7 +175,8 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
             if plan is not None:  # the plan's boxes that are open
                 acting = self.acting
                 sheet = self.sheets[self.player if acting is None else acting]
-                out = list(map(self._writes.__getitem__, filterfalse(sheet.__contains__, plan)))
+                writes = self._writes
+                out = [writes[box] for box in plan if box not in sheet]
             else:
                 out = list(map(self._writes.__getitem__, self._write_options()))
             if op.shared and op.step.optional and self._may_pass(op):
@@ -209,11 +198,18 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
             if op.luck:
                 self._apply_luck_roll(op, action)
                 return
-            drawn = self._drawn
-            if drawn is not None and drawn[0] is action and (
-                    drawn[1] is self._all if op.all_dice else drawn[1][0] is self.kept):
-                after, i = drawn[1], drawn[2]  # the roll sample_chance drew here: its node
-                node = self._node = after[4].get(i) or self._t.node_after(after, i)
+            if op.all_dice:  # the node the roll leads to, if the table has met it (dice alike)
+                after = self._all
+            else:
+                after = self._after
+                if after[0] is not self.kept:
+                    after = self._after = self._t.after(self.kept) if self._all is not None else _NO_NODE
+            try:
+                node = after[4].get(action.faces)
+            except (AttributeError, TypeError):
+                node = None
+            if node is not None:
+                self._node = node
                 dice = node[5]
             else:
                 try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
@@ -227,6 +223,9 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
                     dice = None
                 if dice is None:
                     dice = self._rolled(op, action)
+                elif self._all is not None:  # a roll met for the first time: its node joins the table
+                    node = self._node = self._t.node_after(after, action.faces)
+                    dice = node[5]
             self.dice = dice
             self.kept = ()
             if op.all_dice:  # every die is rolled again: none stays set aside

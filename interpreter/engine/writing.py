@@ -29,9 +29,7 @@ class Writing:
         sheet = self.sheets[player]
         plan = self._plan
         if plan is not None:
-            option = plan.get(box)
-            if box in sheet:
-                option = None
+            option = None if box in sheet else plan.get(box)
         else:
             option = self._write_options().get(box)
         if option is None:
