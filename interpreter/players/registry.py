@@ -1,6 +1,7 @@
 """Computer players by name: random, greedy (this turn's points), optimal (the solver's table),
 strong (exact turns against the sum of exactly solved parts of the sheet, `strong.py`) and win (the
-chance to finish ahead of the others, `win.py`).
+chance to finish ahead of the others: `win.py` from the expected-score solver's table, `exactwin.py`
+from the exact joint solve where that solver cannot read the game).
 
 `base` has the policies that need no solver; `greedy`, `optimal` and `strong` the ones that read it.
 """
@@ -21,6 +22,35 @@ __all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "StrongBot", "WinBot"
 BOTS = {"random", "greedy", "optimal", "strong", "win"}
 
 
+def win_is_exact(model) -> bool:
+    """Whether the play-to-win seat plays from the exact joint solve (`exactwin.py`): where the expected-score
+    solver cannot read the game (no fixed length, counters that outlive a turn, an end_if, ...) and its
+    sheets do not already put the joint states beyond the limit (`joint.check_size`; then the solver's
+    own refusal is the one shown)."""
+    from ..solver.abstraction import NotSolvable
+    from ..solver.joint import check_size
+    from ..solver.solve import greedy_space
+    try:
+        greedy_space(model)
+        return False
+    except NotSolvable:
+        pass
+    try:
+        check_size(model, max(2, model.min_players))
+    except NotSolvable:
+        return False
+    return True
+
+
+def win_player(model, players: int | None = None, progress=None):
+    """The play-to-win player: the exact `ExactWinBot` where `win_is_exact`, else `WinBot` (from the
+    expected-score solver's table). The exact table is made for `players` now, or at the first decision."""
+    if win_is_exact(model):
+        from .exactwin import ExactWinBot
+        return ExactWinBot(model, players, progress)
+    return WinBot(model, progress)
+
+
 def make_bot(kind: str, model, rng: random.Random, options=None):
     """A computer player by name."""
     if kind == "random":
@@ -32,6 +62,6 @@ def make_bot(kind: str, model, rng: random.Random, options=None):
     if kind == "strong":
         return StrongBot(model)
     if kind == "win":
-        return WinBot(model)
+        return win_player(model)
     raise UsageError("unknown player kind '{kind}'", Message("choose human, {kinds}", {"kinds": ", ".join(sorted(BOTS))}),
                      kind=kind)

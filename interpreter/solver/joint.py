@@ -341,8 +341,12 @@ class Explorer:
         return got
 
     # the walk ----------------------------------------------------------------------------------------
-    def explore(self, max_states: int | None = None) -> Graph:
-        """Every state reachable from the start, breadth first; NotSolvable past `max_states` (the limit)."""
+    def explore(self, max_states: int | None = None, progress=None, keep: bool = False) -> Graph:
+        """Every state reachable from the start, breadth first; NotSolvable past `max_states` (the limit).
+
+        `progress(done, None)` hears of the states explored now and then; with `keep`, `self.order`
+        holds every state's (position number, counters) afterwards (an ended game: (-1, its payoffs)),
+        which `jointtable.StateIndex` needs to find a live position among them."""
         cap = max_states if max_states is not None else limits().joint_states
         self._cids, self.controls, self.ended = {}, [], []
         s0 = GameState(self.model, self.probe.players)
@@ -388,7 +392,10 @@ class Explorer:
                 target.append(j)
                 prob.append(key[2])
             i += 1
+            if progress is not None and i % 50_000 == 0:
+                progress(i, None)
         start.append(len(target))
+        self.order = order if keep else None
         return Graph(kind, actor, start, target, prob, payoff, self.n, self.probes)
 
 

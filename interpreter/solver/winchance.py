@@ -204,11 +204,20 @@ def iterate(g: Graph, tol: float = TOLERANCE, most: int = MAX_SWEEPS) -> tuple[n
     return V, int(sweeps), float(out[0])
 
 
-def win_chances(model: Model, players: int = 2, max_states: int | None = None) -> WinChances:
-    """Each player's exact chance to win with optimal play by all (NotSolvable if the game is too big)."""
+def win_chances(model: Model, players: int = 2, max_states: int | None = None, progress=None,
+                explored_hook=None) -> WinChances:
+    """Each player's exact chance to win with optimal play by all (NotSolvable if the game is too big).
+
+    `progress(done, None)`: the states explored so far, now and then. `explored_hook(explorer, graph)`
+    is called after the walk, before the values are iterated (the states are then in `explorer.order`)."""
     check_size(model, players, max_states)
     began = time.perf_counter()
-    graph = Explorer(model, players).explore(max_states)
+    explorer = Explorer(model, players)
+    graph = explorer.explore(max_states, progress, keep=explored_hook is not None)
+    if explored_hook is not None:
+        explored_hook(explorer, graph)
+        explorer.order = None
+    del explorer
     explored = time.perf_counter()
     V, sweeps, change = iterate(graph)
     if change >= TOLERANCE:

@@ -144,6 +144,18 @@ def _study(model, seats, view: View) -> None:
         from ..progress import progress_bar
         with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
             solved(model, update)
+    if any(s.kind == "win" for s in seats):
+        from ...interpreter.players.registry import win_is_exact
+        from ..progress import progress_bar
+        if win_is_exact(model):
+            from ...interpreter.players.exactwin import prepare
+            with progress_bar(view._("The computer works out its chance to win in every position of the game "
+                                     "(for these players; it takes a while)")) as update:
+                prepare(model, len(seats), update)
+        else:
+            from ...interpreter.solver.solve import solved
+            with progress_bar(view._("The computer studies the game (once; then it is cached)")) as update:
+                solved(model, update)
 
 
 def _refuse_overwrite(path: Path | None, flag: str, resumable: bool = False) -> None:

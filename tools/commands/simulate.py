@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ...interpreter.model.errors import UsageError
 from ...interpreter.play.game import parse_players
+from ...interpreter.players.registry import win_is_exact
 from ...interpreter.model.loader import load_model
 from ...interpreter.play.simulate import run_games, summarize
 from ..terminal.names import target_name
@@ -83,10 +84,16 @@ def run(args) -> int:
         output_file(args.plot, "--plot", [Path(model.path)], args.force)
     if args.plot is not None and args.plot.suffix.lower() != ".svg":
         raise UsageError("--plot writes SVG; name the file *.svg, not '{name}'", name=args.plot.name)
-    if any(s.kind in ("optimal", "win") for s in seats):
+    exact = any(s.kind == "win" for s in seats) and win_is_exact(model)
+    if any(s.kind == "optimal" for s in seats) or (any(s.kind == "win" for s in seats) and not exact):
         from ...interpreter.solver.solve import solved
         with progress_bar(_("solving")) as update:
             solved(model, update)
+    if exact:  # the play-to-win seat's exact chances, for the players at the table; one process plays them
+        from ...interpreter.players.exactwin import prepare
+        with progress_bar(_("the whole game's states explored for the play-to-win player")) as update:
+            prepare(model, len(seats), update)
+        args.jobs = 1
     with progress_bar(translator(lang).ngettext("{n} game", "{n} games", args.games).format(n=number(args.games, lang))) as update:
         if args.scheduler:  # the same blocks of games as tasks of a Dask scheduler
             from ...interpreter.adapters import cluster
