@@ -93,3 +93,21 @@ def test_decisions_from_the_policy_tables_are_the_planned_ones():
             state.apply(made)
             asked += 1
     assert asked > 20 * 12
+
+
+def test_the_best_keeps_by_recursion_are_the_scanned_ones():
+    """policy.build finds each roll's best keep by recursion over the keeps with one die fewer: the same
+    bytes as the scan of every candidate (the first best, larger keeps first), on sampled Yacht states."""
+    from rulebook.interpreter.solver import lockstep
+    plans = bulk.plans_for(load_model("yacht"), "optimal")
+    space = plans.space
+    reached = np.flatnonzero(np.isfinite(plans.V))
+    states = np.sort(np.random.default_rng(3).choice(reached[reached // space.F != space.codes - 1], 2000, replace=False))
+    keepv = np.empty((len(states), space.rerolls, plans.K + 1))
+    plans.planner.plan(*plans.decode(states), states, keepv=keepv, tables=False)
+    keepv[:, :, -1] = -np.inf
+    scanned = np.empty((len(states), space.rerolls, plans.R), dtype=np.uint8)
+    found = np.empty_like(scanned)
+    lockstep.best_keeps(keepv, plans.candidates, scanned)
+    lockstep.best_keeps(keepv, plans.candidates, found, plans.planner.kplan.turn)
+    assert np.array_equal(scanned, found)

@@ -145,7 +145,7 @@ def build(plans, table_path: Path | None, digest: str, progress=None):
         keepv[:S, :, -1] = -np.inf
         part = np.empty((S, L, R), dtype=np.uint8)
         from .lockstep import best_keeps  # the first best candidate (larger keeps first), as plans.Plans.keeps
-        best_keeps(keepv[:S], cand, part)
+        best_keeps(keepv[:S], cand, part, plans.planner.kplan.turn)
         keep[lo:lo + S] = part
         if progress:
             progress(lo + S, len(reached))
