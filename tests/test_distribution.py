@@ -1,8 +1,10 @@
 """The exact distribution of the final score under the optimal player (solver/distribution.py)."""
+import io
 import json
 import math
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
@@ -12,6 +14,7 @@ from rulebook.interpreter.play.game import Seat
 from rulebook.interpreter.play.simulate import run_games
 from rulebook.interpreter.solver.distribution import score_distribution, summary
 from rulebook.interpreter.solver.solve import solved
+from rulebook.tools.cli import main
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -23,9 +26,13 @@ def solver_cache(tmp_path_factory):
 
 
 def cli(*args):
-    done = subprocess.run([sys.executable, "-m", "rulebook.interpreter", *args], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    """`rulebook ARGS…` in this process (its stdout): the kernels compiled here, and the tables solved
+    here, are not made again in a new process for each command. The refusals below run in a subprocess."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    assert code == 0, err.getvalue()
+    return out.getvalue()
 
 
 def test_yacht_distribution_json_sums_to_one_and_its_mean_is_the_solve_value():

@@ -5,9 +5,10 @@ for one die and for a variant with two dice (a 1 on either loses the turn), and 
 Presser's 53.06 % for Pig to 100 (slow)."""
 from __future__ import annotations
 
+import io
 import json
 import subprocess
-import sys
+from contextlib import redirect_stderr, redirect_stdout
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from rulebook.interpreter.model.loader import load_source
 from rulebook.interpreter.solver.abstraction import NotSolvable
 from rulebook.interpreter.solver.winchance import win_chances
+from rulebook.tools.cli import main
 
 PIG = Path(__file__).resolve().parent.parent / "rules" / "pig.yaml"
 TWO_DICE = {"dice: {count: 1, faces: 6}": "dice: {count: 2, faces: 6}", "bust: dice[0] == 1": "bust: 1 in dice",
@@ -24,7 +26,12 @@ TWO_DICE = {"dice: {count: 1, faces: 6}": "dice: {count: 2, faces: 6}", "bust: d
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulebook.interpreter", *args], capture_output=True, text=True)
+    """`rulebook ARGS…` in this process (exit code, stdout, stderr as a subprocess's): the win kernel
+    compiled once here is not compiled or loaded again in a new process for each command."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 def by_hand(goal: int, gains: dict[int, float], bust: float, tol: float = 1e-14) -> float:
