@@ -18,7 +18,7 @@ from ..model.errors import IllegalActionError, Message, ModelError, Pos, SaveFil
 from ..model.limits import NumberTooLong, hint_for, limits, loads_json, read_untrusted
 from ..model.loader import display_name, bundled_models, load_source, model_hash
 from ..model.frozen import LANGUAGES, Model
-from ..players.registry import BOTS, make_bot
+from ..players.registry import BOTS, REACH, is_kind, make_bot, reach_target
 from ..engine.state import CHANCE, GameState
 
 FORMAT = 1
@@ -37,12 +37,17 @@ def parse_players(spec: str) -> list[Seat]:
         if not part:
             raise UsageError("--players has an empty entry: '{spec}'", spec=spec)
         name, sep, kind = part.rpartition(":")
-        if not sep:
+        head, _, last = name.rpartition(":")
+        if last.strip().lower() + ":" == REACH:  # NAME:reach:T (or reach:T, named after itself)
+            name, kind = head if head.strip() else f"{last.strip()}:{kind.strip()}", f"{REACH}{kind.strip()}"
+            reach_target(kind.lower())  # a T out of range: its own line
+        elif not sep:
             name, kind = (part, "human") if part not in BOTS | {"human"} else (part, part)
         kind = kind.strip().lower()
-        if kind not in BOTS | {"human"}:
+        if kind != "human" and not is_kind(kind):
             raise UsageError("unknown player kind '{kind}' in --players",
-                             did_you_mean(kind, sorted(BOTS | {"human"})) or "kinds: human, random, greedy, optimal",
+                             did_you_mean(kind, sorted(BOTS | {"human"})) or
+                             Message("choose human, {kinds}", {"kinds": ", ".join(sorted(BOTS) + ["reach:T"])}),
                              kind=kind)
         _check_name(name.strip(), UsageError)
         if not name.strip():
@@ -390,7 +395,7 @@ def _seats_from(header: dict, where: Pos) -> list[Seat]:
         raise SaveFileError("the header lists no players", where)
     for s in seats:
         _check_name(s.name, SaveFileError, where)
-        if s.kind not in BOTS | {"human"}:
+        if s.kind != "human" and not is_kind(s.kind):
             raise SaveFileError("unknown player kind '{kind}'", where, kind=s.kind)
     return seats
 

@@ -1,7 +1,8 @@
 """Computer players by name: random, greedy (this turn's points), optimal (the solver's table),
-strong (exact turns against the sum of exactly solved parts of the sheet, `strong.py`) and win (the
+strong (exact turns against the sum of exactly solved parts of the sheet, `strong.py`), win (the
 chance to finish ahead of the others: `win.py` from the expected-score solver's table, `exactwin.py`
-from the exact joint solve where that solver cannot read the game).
+from the exact joint solve where that solver cannot read the game) and reach:T (the chance of a final
+score of at least T, `reach.py`; the one kind with a number, as in `reach:250`).
 
 `base` has the policies that need no solver; `greedy`, `optimal` and `strong` the ones that read it.
 """
@@ -16,10 +17,29 @@ from .optimal import OptimalBot
 from .strong import StrongBot
 from .win import WinBot
 
-__all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "StrongBot", "WinBot", "make_bot"]
+__all__ = ["BOTS", "GreedyBot", "OptimalBot", "RandomBot", "StrongBot", "WinBot", "is_kind", "make_bot", "reach_target"]
 
 
 BOTS = {"random", "greedy", "optimal", "strong", "win"}
+REACH = "reach:"  # reach:T, T a whole number (solver/objective.py)
+
+
+def reach_target(kind: str) -> int | None:
+    """T of a `reach:T` kind (a UsageError in one line if T is not a whole number in range); None for other kinds."""
+    if not kind.startswith(REACH):
+        return None
+    from ..solver.objective import parse_objective
+    return parse_objective(kind).target
+
+
+def is_kind(kind: str) -> bool:
+    """Whether `kind` names a computer player (`reach:T` with any T in range)."""
+    if kind in BOTS:
+        return True
+    try:
+        return reach_target(kind) is not None
+    except UsageError:
+        return False
 
 
 def win_is_exact(model) -> bool:
@@ -63,5 +83,8 @@ def make_bot(kind: str, model, rng: random.Random, options=None):
         return StrongBot(model)
     if kind == "win":
         return win_player(model)
-    raise UsageError("unknown player kind '{kind}'", Message("choose human, {kinds}", {"kinds": ", ".join(sorted(BOTS))}),
+    if reach_target(kind) is not None:
+        from .reach import ReachBot
+        return ReachBot(model, reach_target(kind))
+    raise UsageError("unknown player kind '{kind}'", Message("choose human, {kinds}", {"kinds": ", ".join(sorted(BOTS) + ["reach:T"])}),
                      kind=kind)

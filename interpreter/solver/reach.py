@@ -21,8 +21,11 @@ from ..model.errors import UsageError
 CHUNK = 512  # states per task of a worker thread
 
 
-def reach_chances(space, most: int, jobs: int | None = None, progress=None) -> np.ndarray:
-    """(most + 1,): the highest chance, from the empty sheet, of gaining at least ν points, ν = 0..most."""
+def reach_chances(space, most: int, jobs: int | None = None, progress=None, keep=None) -> np.ndarray:
+    """(most + 1,): the highest chance, from the empty sheet, of gaining at least ν points, ν = 0..most.
+
+    `keep(indices, chances)`, if given, sees every layer of filled-box count (the full sheets first):
+    the states' indices in the Space and their (states, most + 1) chances (`reach_table` keeps them)."""
     from .distribution import jobs_default
     from .turnplan import Planner
     planner = Planner(space, np.zeros(1))
@@ -55,6 +58,8 @@ def reach_chances(space, most: int, jobs: int | None = None, progress=None) -> n
     where = np.full(space.entries, -1, dtype=np.int64)
     where[space.index(masks, feats)] = np.arange(len(masks))
     top = _top(V)
+    if keep is not None:
+        keep(space.index(masks, feats), V)
     with ThreadPoolExecutor(jobs) as pool:
         for k in range(n - 1, -1, -1):
             masks, feats = space.level(k)
@@ -74,9 +79,41 @@ def reach_chances(space, most: int, jobs: int | None = None, progress=None) -> n
             where[:] = -1
             where[idx] = np.arange(len(idx))
             V, top = out, _top(out)
+            if keep is not None:
+                keep(idx, out)
             if progress is not None:
                 progress(n - k, n)
     return V[0].copy()
+
+
+class ReachTable:
+    """Every reached state's highest chance of gaining at least ν more points, ν = 0..most (float32,
+    (states, most + 1), with `slot` mapping a Space index to its row, -1 where not reached): what the
+    reach:T computer player reads. Yahtzee with T = 250: 536,448 × 251 values, 539 MB."""
+
+    def __init__(self, space, most: int, jobs: int | None = None, progress=None):
+        self.most = most
+        self.slot = np.full(space.entries, -1, dtype=np.int64)
+        self.values = np.empty((sum(space.level_counts()), most + 1), dtype=np.float32)
+        count = 0
+
+        def keep(idx: np.ndarray, chances: np.ndarray) -> None:
+            nonlocal count
+            self.slot[idx] = np.arange(count, count + len(idx))
+            self.values[count:count + len(idx)] = chances
+            count += len(idx)
+
+        self.start = float(reach_chances(space, most, jobs, progress, keep)[most])
+
+    def chances(self, nxt: np.ndarray, need: np.ndarray) -> np.ndarray:
+        """The chance from each next state `nxt` (Space indices, -1: none) of gaining at least `need`
+        points more (need <= 0: reached, 1); NaN where `nxt` is -1 or was never reached."""
+        need = np.clip(need, 0, self.most)
+        row = np.where(nxt >= 0, self.slot[np.maximum(nxt, 0)], -1)
+        out = self.values[np.maximum(row, 0), need].astype(np.float64)
+        out[need == 0] = 1.0
+        out[row < 0] = np.nan
+        return out
 
 
 def _top(V: np.ndarray) -> np.ndarray:

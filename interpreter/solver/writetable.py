@@ -43,10 +43,10 @@ class WriteGather:
         self.pair_box = pair_box
         self.pair_bit = bits[pair_box]
         # per feature: which pairs move it, and the value it moves to as a function of the old value
-        self.moves = []
+        self.moves_of = []
         for i, ft in enumerate(space.feats):
             moving = np.array([any(j == i for j, _ in space.moving[b]) for b in space.boxes])[pair_box]
-            self.moves.append((i, ft, moving, np.maximum(pts, 0), ft.holds(pts) if ft.kind != "total" else None))
+            self.moves_of.append((i, ft, moving, np.maximum(pts, 0), ft.holds(pts) if ft.kind != "total" else None))
         self.box_bit = bits
         self.box_moves = [(i, ft, np.array([any(j == i for j, _ in space.moving[b]) for b in space.boxes]))
                           for i, ft in enumerate(space.feats)]
@@ -60,9 +60,17 @@ class WriteGather:
 
     def table(self, mask: int, fvals: list[int], V: np.ndarray) -> tuple[list[str], np.ndarray]:
         """(open boxes, (B_open, R) values): points + write bonus + V of the next state; -inf if refused."""
-        space = self.space
         if type(V) is not np.ndarray:
             V = V.view(np.ndarray)  # a memory-mapped table, read as a plain array (faster gathers)
+        boxes, gain, nxt = self.moves(mask, fvals)
+        table = gain + V[np.maximum(nxt, 0)]
+        table[nxt < 0] = -np.inf  # (even where the next state is unreachable: NaN)
+        return boxes, table
+
+    def moves(self, mask: int, fvals: list[int]) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """(open boxes, (B_open, R) points + write bonus, (B_open, R) next-state index): what writing each
+        roll into each open box gains and where it leads; the index is -1 (and the gain -inf) if refused."""
+        space = self.space
         open_rows = [bi for bi, b in enumerate(space.boxes) if space.writable(mask, b)]
         if space.binary:
             idx = (mask | self.pair_bit) * space.F
@@ -70,15 +78,16 @@ class WriteGather:
             is_open = np.zeros(space.n_units, dtype=bool)
             is_open[open_rows] = True
             idx = (mask + self.pair_bit * is_open[self.pair_box]) * space.F
-        for i, ft, moving, gain, hits in self.moves:
+        for i, ft, moving, gain, hits in self.moves_of:
             if ft.kind == "total":
                 new = np.where(moving, np.minimum(ft.limit, fvals[i] + gain), fvals[i])
             else:
                 new = np.where(moving, hits, fvals[i])
             idx += new * space.radix[i]
-        futures = V[idx]
-        table = futures[self.which[open_rows]] + self.gain[open_rows]
-        table[self.refused[open_rows]] = -np.inf  # (even where the next state is unreachable: NaN)
+        nxt = idx[self.which[open_rows]]
+        gain = self.gain[open_rows]  # (a copy: fancy indexing)
+        refused = self.refused[open_rows]
+        nxt[refused] = -1
         if self.all_atoms:  # the rolls that read the sheet: walked once per combination of the atoms they read
             atom = space.scalar_atoms(mask, fvals)
             key = tuple(atom(a) for a in self.all_atoms)
@@ -102,8 +111,9 @@ class WriteGather:
             legal = np.isfinite(g)
             row_of = np.zeros(space.n, dtype=np.int64)
             row_of[open_rows] = np.arange(len(open_rows))
-            table[row_of[b], r] = np.where(legal, g + V[np.where(legal, idx, 0)], -np.inf)
-        return [space.boxes[bi] for bi in open_rows], table
+            gain[row_of[b], r] = np.where(legal, g, -np.inf)
+            nxt[row_of[b], r] = np.where(legal, idx, -1)
+        return [space.boxes[bi] for bi in open_rows], gain, nxt
 
     def _walk_all(self, atom) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(boxes, rolls, gains, points) of every (box, roll) that reads the sheet, for these atoms."""

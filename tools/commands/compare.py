@@ -125,13 +125,18 @@ class _Stages:
 
 
 def _versus(text: str) -> tuple[str, str]:
-    """'win:optimal' → ('win', 'optimal'): two kinds of computer player."""
-    from ...interpreter.players.registry import BOTS
-    kinds = tuple(k.strip() for k in text.split(":"))
-    if len(kinds) != 2 or any(k not in BOTS for k in kinds):
+    """'win:optimal' → ('win', 'optimal'), 'reach:250:optimal' → ('reach:250', 'optimal'): two kinds of computer player."""
+    from ...interpreter.players.registry import BOTS, REACH, is_kind
+    kinds: list[str] = []
+    for part in (k.strip().lower() for k in text.split(":")):
+        if kinds and kinds[-1] + ":" == REACH:
+            kinds[-1] += ":" + part
+        else:
+            kinds.append(part)
+    if len(kinds) != 2 or not all(is_kind(k) for k in kinds):
         raise UsageError("--versus needs two computer players as KIND:KIND ({kinds}), not '{text}'",
-                         kinds=", ".join(sorted(BOTS)), text=text)
-    return kinds
+                         kinds=", ".join(sorted(BOTS) + ["reach:T"]), text=text)
+    return kinds[0], kinds[1]
 
 
 def _rate(rate: float, stderr: float, lang: str) -> str:

@@ -73,7 +73,7 @@ def optimal_out_of_reach(model):
 def add_arguments(p) -> None:
     p.add_argument("model", nargs="?", default=None, metavar="MODEL",
                    help="a model file or bundled name (default: the first in rules/index.txt)")
-    p.add_argument("--players", default=None, help=f'NAME:KIND with KIND human, random, greedy, strong, optimal or win (plays to win), e.g. '
+    p.add_argument("--players", default=None, help=f'NAME:KIND with KIND human, random, greedy, strong, optimal, win (plays to win) or reach:T (plays to score at least T), e.g. '
                    f'"Ann:human,Bob:human,cpu:strong" (default "{DEFAULT_PLAYERS}")')
     p.add_argument("--seed", type=int, default=None, help="seed for the dice (default: random)")
     p.add_argument("--lang", default=None, help="en, de or nl (default: from the locale)")

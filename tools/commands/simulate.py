@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ...interpreter.model.errors import UsageError
 from ...interpreter.play.game import parse_players
-from ...interpreter.players.registry import win_is_exact
+from ...interpreter.players.registry import reach_target, win_is_exact
 from ...interpreter.model.loader import load_model
 from ...interpreter.play.simulate import run_games, summarize
 from ..terminal.names import target_name
@@ -23,7 +23,8 @@ MAX_GAMES = 10_000_000
 def add_arguments(p) -> None:
     p.add_argument("model", metavar="MODEL")
     p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--players", default=None, help='computer players random, greedy, strong, optimal or win (plays to win), e.g. "a:optimal,b:win" '
+    p.add_argument("--players", default=None, help='computer players random, greedy, strong, optimal, win (plays to win) or reach:T (plays to score at least T), '
+                        'e.g. "a:optimal,b:reach:250" '
                         '(default: as many greedy players as the game needs at least)')
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core this process may use)")
@@ -42,6 +43,8 @@ def add_arguments(p) -> None:
 
 def kind_name(kind: str, _) -> str:
     """A computer player's kind in the user's language."""
+    if kind.startswith("reach:"):
+        return _("plays to reach {target}").format(target=kind.partition(":")[2])
     return {"human": _("human"), "random": _("random"), "greedy": _("greedy"), "optimal": _("optimal"),
             "strong": _("strong"), "win": _("plays to win")}.get(kind, kind)
 
@@ -94,6 +97,10 @@ def run(args) -> int:
         with progress_bar(_("the whole game's states explored for the play-to-win player")) as update:
             prepare(model, len(seats), update)
         args.jobs = 1
+    for target in sorted({reach_target(s.kind) for s in seats} - {None}):  # before any worker forks
+        from ...interpreter.players.reach import reach_table
+        with progress_bar(_("solving")) as update:
+            reach_table(model, target, update)
     with progress_bar(translator(lang).ngettext("{n} game", "{n} games", args.games).format(n=number(args.games, lang))) as update:
         if args.scheduler:  # the same blocks of games as tasks of a Dask scheduler
             from ...interpreter.adapters import cluster
