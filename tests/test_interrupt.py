@@ -10,8 +10,11 @@ import sys
 def _run_and_signal(args, sig, tmp_path, wait_for: str):
     env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache"), "RULEBOOK_KEY_FILE": str(tmp_path / "key"),
            "RULEBOOK_PROGRESS_SECONDS": "0", "RULEBOOK_PROGRESS": "lines"}
+    # Ctrl-C reaches a program whose SIGINT is not ignored: a shell starts a background job (`cmd &`) with
+    # SIGINT ignored, and a test run started that way would hand that on (a fresh clone's CI run waited 600 s)
     proc = subprocess.Popen([sys.executable, "-m", "rulebook.interpreter", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = []
     for line in proc.stderr:  # an event: the run reports progress, so its workers are at work
         seen.append(line)
