@@ -67,14 +67,15 @@ def browser():
 
 
 def wait_js(page, expression: str, timeout: float = TIMEOUT / 1000):
-    """Poll a JavaScript expression until it is true (page.evaluate is not bound by the page's
-    Content-Security-Policy, which forbids the eval that page.wait_for_function would need)."""
+    """Poll a JavaScript expression until it is true, and return its value (page.evaluate is not bound by
+    the page's Content-Security-Policy, which forbids the eval that page.wait_for_function would need)."""
     from playwright.sync_api import Error
     end = time.monotonic() + timeout
     while True:
         try:
-            if page.evaluate(expression):
-                return
+            value = page.evaluate(expression)
+            if value:
+                return value
         except Error as exc:  # the page is navigating or still loading: try again
             if "context was destroyed" not in str(exc) and "null" not in str(exc):
                 raise
@@ -96,9 +97,11 @@ class Person:
         return self.page.evaluate("document.body.classList.contains('my-turn')")
 
     def wait_turn_or_end(self) -> str:
-        wait_js(self.page, "document.body.classList.contains('my-turn') || "
-                                    "!document.getElementById('ranking').hidden")
-        return "turn" if self.my_turn() else "end"
+        """Wait for this seat's turn or the game's end, and say which (read in the same evaluation that saw
+        it: the turn may pass to a computer before a second look)."""
+        seen = "document.body.classList.contains('my-turn') ? 'turn' : " \
+               "(!document.getElementById('ranking').hidden ? 'end' : '')"
+        return wait_js(self.page, seen)
 
     def write_best(self) -> None:
         """Click the open box that scores the most (writing from a keep step stops rolling first)."""
