@@ -83,6 +83,13 @@ def wait_js(page, expression: str, timeout: float = TIMEOUT / 1000):
         time.sleep(0.02)
 
 
+def wait_turn_or_end(page) -> str:
+    """Wait for this seat's turn or the game's end, and say which ("turn" or "end"), read in the same
+    evaluation that saw it: the turn may pass to a computer before a second look."""
+    return wait_js(page, "document.body.classList.contains('my-turn') ? 'turn' : "
+                         "(!document.getElementById('ranking').hidden ? 'end' : '')")
+
+
 class Person:
     """One browser context (its own cookies and localStorage): one person at one screen."""
 
@@ -97,11 +104,7 @@ class Person:
         return self.page.evaluate("document.body.classList.contains('my-turn')")
 
     def wait_turn_or_end(self) -> str:
-        """Wait for this seat's turn or the game's end, and say which (read in the same evaluation that saw
-        it: the turn may pass to a computer before a second look)."""
-        seen = "document.body.classList.contains('my-turn') ? 'turn' : " \
-               "(!document.getElementById('ranking').hidden ? 'end' : '')"
-        return wait_js(self.page, seen)
+        return wait_turn_or_end(self.page)
 
     def write_best(self) -> None:
         """Click the open box that scores the most (writing from a keep step stops rolling first)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js  # noqa: F401
+from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js, wait_turn_or_end  # noqa: F401
 from test_serve_browser import browser, errors  # noqa: F401  (fixtures)
 
 EVENT = 600  # s: the bound of a wait for an event, for a broken server only (a busy machine is slow, not wrong)
@@ -52,8 +52,7 @@ class Person:
         return self.page.evaluate("document.body.classList.contains('my-turn')")
 
     def wait_turn_or_end(self) -> str:
-        wait_js(self.page, "document.body.classList.contains('my-turn') || !document.getElementById('ranking').hidden")
-        return "turn" if self.my_turn() else "end"
+        return wait_turn_or_end(self.page)
 
     def state(self, table: str) -> dict:
         return self.page.evaluate(f"fetch('/api/tables/{table}').then((r) => r.json())")
