@@ -1,5 +1,8 @@
 """The solver's kernel: compiled (numba) and numpy give the same numbers bit for bit, both agree with
-the box-by-box path, and numba's compiled code is cached in rulebook's cache directory only."""
+the box-by-box path, and numba's compiled code is cached in rulebook's cache directory only.
+
+The kernel compiled at install time has its own tests (test_shipped.py); the tests of compiling at use
+and of numba's cache here choose that path (RULEBOOK_KERNEL=jit)."""
 from __future__ import annotations
 
 import os
@@ -29,7 +32,8 @@ def _sample(space: Space, k: int, count: int, seed: int = 1):
 
 
 @pytest.mark.parametrize("name,options", CASES, ids=[c[0] for c in CASES])
-def test_numba_and_numpy_are_bitwise_equal_and_match_the_box_by_box_path(name, options):
+def test_numba_and_numpy_are_bitwise_equal_and_match_the_box_by_box_path(name, options, monkeypatch):
+    monkeypatch.setattr(kernel, "_COMPILED", kernel.jit(kernel._solve_states, kernel._signature))  # not the shipped one
     model = load_model(name, options)
     space = Space(model)
     plan = kernelplan.plan(space)
@@ -88,7 +92,7 @@ def test_numba_caches_in_the_rulebook_cache_and_never_beside_the_package(tmp_pat
             "import numba; assert not numba.config.CACHE_DIR or 'rulebook' in numba.config.CACHE_DIR")
     env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
     env.pop("NUMBA_CACHE_DIR", None)
-    env.pop("RULEBOOK_KERNEL", None)
+    env["RULEBOOK_KERNEL"] = "jit"
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600)
     cached = list((tmp_path / "cache" / "numba").rglob("*.nbi"))
     assert cached, "the compiled kernel was not cached in <cache>/numba"
@@ -105,8 +109,7 @@ def test_an_unwritable_cache_compiles_without_caching(tmp_path):
         ro.write_text("not a folder")
     package = Path(kernel.__file__).parent
     before = {p for p in package.rglob("*") if p.suffix in (".nbi", ".nbc")}
-    env = {**os.environ, "RULEBOOK_CACHE": str(ro)}
-    env.pop("RULEBOOK_KERNEL", None)
+    env = {**os.environ, "RULEBOOK_CACHE": str(ro), "RULEBOOK_KERNEL": "jit"}
     code = "from rulebook.interpreter.solver import kernel; print(kernel.name(), kernel.numba_cache_dir())"
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=600, capture_output=True, text=True)
     assert out.stdout.split() == ["numba", "None"]
@@ -114,8 +117,7 @@ def test_an_unwritable_cache_compiles_without_caching(tmp_path):
 
 
 def test_the_first_solve_in_a_cache_says_it_compiles_the_kernel(tmp_path):
-    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
-    env.pop("RULEBOOK_KERNEL", None)
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache"), "RULEBOOK_KERNEL": "jit"}
     run = [sys.executable, "-m", "rulebook.tools.cli", "solve", "yacht", "--json", "--no-cache"]
     first = subprocess.run(run, env=env, capture_output=True, text=True, timeout=600, check=True)
     again = subprocess.run(run, env=env, capture_output=True, text=True, timeout=600, check=True)
@@ -150,8 +152,7 @@ print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), round(so
 
 @pytest.mark.parametrize("how", ["sealed", "forge"])
 def test_a_background_compile_writes_a_sealed_kernel_and_a_forged_one_is_rebuilt(tmp_path, how):
-    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
-    env.pop("RULEBOOK_KERNEL", None)
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache"), "RULEBOOK_KERNEL": "jit"}
     out = subprocess.run([sys.executable, "-c", BACKGROUND, how], env=env, check=True, timeout=900,
                          capture_output=True, text=True)
     hits, misses, score = out.stdout.split()

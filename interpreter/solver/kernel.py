@@ -10,9 +10,11 @@ produce those arrays (`interpreter/kernelplan.py` does it for `solver.Space`).
 Two implementations do the same arithmetic in the same order, so they give the same numbers bit
 for bit (tests/test_kernel.py): `_solve_states` compiled by numba (blocks of states in cache, no
 temporaries), and `_solve_states_numpy` (whole batches, numpy operations). `RULEBOOK_KERNEL=numpy`
-chooses numpy; without numba installed numpy is used. Numba's compiled code is cached in
-rulebook's cache directory (`<cache>/numba`), never beside the installed package; if that
-directory cannot be written, nothing is cached.
+chooses numpy; without numba installed numpy is used. The install compiles `_solve_states` ahead of
+time where it can (`shipped.py`, from setup.py), so a solve has nothing to compile; without that (or
+with `RULEBOOK_KERNEL=jit`) numba compiles it on first use and its code is cached in rulebook's cache
+directory (`<cache>/numba`), never beside the installed package; if that directory cannot be
+written, nothing is cached.
 """
 from __future__ import annotations
 
@@ -350,6 +352,8 @@ def will_compile() -> bool:
         return False
     if _BACKGROUND is not None:
         return True
+    if shipped() is not None:
+        return False
     import importlib.util
     if importlib.util.find_spec("numba") is None:
         return False
@@ -514,19 +518,32 @@ def _without_blas_check():
     return hidden()
 
 
+# the kernel's arguments, (dtype, dimensions; 0: a number): numba's signature and the shipped kernel's checks
+_ARGS = [("f8", 1), ("i8", 2), ("i8", 2), ("i8", 2), ("i8", 1), ("i8", 1), ("i8", 1), ("?", 2), ("i8", 1),
+         ("i8", 1), ("i8", 3), ("f8", 3), ("i8", 1), ("i8", 1), ("i8", 1), ("i8", 1), ("i8", 2), ("f8", 2),
+         ("i8", 2), ("i8", 2), ("i8", 1), ("f8", 1), ("i8", 0), ("i8", 0), ("?", 0), ("f8", 1), ("f8", 2),
+         ("f8", 3), ("f8", 2), ("f8", 1), ("i8", 1)]
+
+
 def _signature(numba):
-    i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-    a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
-    return i64(f64[::1], a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1],
-               a1, a1, a1, a1, a2, f64[:, ::1], a2, a2, a1, f64[::1], i64, i64, b1, f64[::1],
-               f64[:, ::1], f64[:, :, ::1], f64[:, ::1], f64[::1], a1)
+    scalar = {"f8": numba.float64, "i8": numba.int64, "?": numba.boolean}
+    return numba.int64(*(scalar[t] if not d else numba.types.Array(scalar[t], d, "C") for t, d in _ARGS))
+
+
+def shipped():
+    """The kernel compiled when rulebook was installed (`shipped.py`), or None (RULEBOOK_KERNEL=jit: compile it at use)."""
+    from . import shipped as aot
+    return aot.kernel(__package__, __file__, _ARGS)
 
 
 def compiled():
-    """The numba kernel (compiled on first use, or loaded from the cache); None if numpy is chosen or numba is missing."""
+    """The numba kernel: the one compiled at install time (`shipped`), else compiled on first use or loaded
+    from the cache; None if numpy is chosen or numba is missing."""
     global _COMPILED
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
+    if _COMPILED is None and shipped() is not None:
+        _COMPILED = shipped()
     if _COMPILED is None:
         if _BACKGROUND is not None and _BACKGROUND.poll() is None:
             _prepare()
