@@ -6,6 +6,7 @@ without it (a warning), and the kernel compiles on first use instead.
 """
 import importlib.util
 import sys
+import sysconfig
 from pathlib import Path
 
 import setuptools.command.build_ext
@@ -27,7 +28,24 @@ def _warn(exc: BaseException) -> None:
           "it compiles on first use instead", file=sys.stderr)
 
 
+def _current() -> bool:
+    """An editable install whose extension in the source tree was built from this kernel.py: nothing to
+    compile again (`make test` reinstalls each time)."""
+    built = HERE / f"_kernel_aot{sysconfig.get_config_var('EXT_SUFFIX')}"
+    if "editable_wheel" not in sys.argv or not built.exists():
+        return False
+    try:
+        spec = importlib.util.spec_from_file_location("_kernel_aot", built)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.stamp() == _module("rulebook_shipped_kernel", "shipped.py").stamp((HERE / "kernel.py").read_bytes())
+    except Exception:
+        return False
+
+
 def _extensions() -> list:
+    if _current():
+        return []
     try:
         kernel = _module("rulebook.interpreter.solver.kernel", "kernel.py")
         ext = _module("rulebook_shipped_kernel", "shipped.py").extension(kernel)
