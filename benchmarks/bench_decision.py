@@ -8,8 +8,9 @@ the baseline is timed at the same positions, in the same order, and must choose 
 (each bot in its own pass: asked in turns, the baseline's large numpy work between two decisions
 evicts the optimal bot's caches, and the optimal bot's mean was 15 µs instead of 6 at load 8).
 The optimal bot as it is reads the policy tables where they are stored (solver/policy.py, read and
-their pages mapped before the timing, like the table), else plans the turn with the compiled planner
-(turnplan.py; plans cached per turn-start state). The baseline does what it did before: a write
+their pages mapped before the timing, like the table; their `Decider`, made once per process and
+shared by every bot, is made by the warm-up bot's decision), else plans the turn with the compiled
+planner (turnplan.py; plans cached per turn-start state). The baseline does what it did before: a write
 table built box by box (`Space.box_row`), the keep layers in numpy, only the current turn's plan
 kept. Printed: mean µs per decision, the mean of first decisions of a turn, the ratio, the plan
 cache's size, and the machine's load.
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     bots = {"optimal bot": OptimalBot(model), "box by box": baseline_bot(model)}
     warm = GameState(model, ["cpu"])  # the compiled planner loaded (or compiled) before any timing, like the table
     warm.apply(warm.sample_chance(random.Random(0)))
-    OptimalBot(model).choose(warm)
+    OptimalBot(model).choose(warm)  # (and the policy tables' Decider made: one per process, every bot's)
     from rulebook.interpreter.solver import policy
     policy.settle()  # (the policy tables' pages mapped ahead: what a program that loads them and waits a moment gets)
     times: dict[str, list[float]] = {k: [] for k in bots}

@@ -71,6 +71,8 @@ def test_columns_totals_are_the_scorers():
 
 
 def test_decisions_from_the_policy_tables_are_the_planned_ones():
+    """Two games played side by side, a decision of each in turn (the Decider is shared by the bots
+    and remembers the last sheet it met): every decision is the planner's."""
     import random
     from rulebook.interpreter.engine.state import CHANCE, GameState
     from rulebook.interpreter.players.base import PlannerBot
@@ -78,20 +80,23 @@ def test_decisions_from_the_policy_tables_are_the_planned_ones():
     model = load_model("yacht")
     bulk.plans_for(model, "optimal", build_policy=True)
     decider = policy.decider_for(model)
-    assert decider is not None
-    bot = OptimalBot(model)
+    assert decider is not None and policy.decider_for(model) is decider
+    bots = [OptimalBot(model), OptimalBot(model)]
     rng = random.Random(4)
     asked = 0
-    for _ in range(20):
-        state = GameState(model, ["cpu"])
-        while not state.is_terminal():
-            if state.current_player() == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            made = decider.choose(state)
-            assert made is not None and made == PlannerBot.choose(bot, state)
-            state.apply(made)
-            asked += 1
+    for _ in range(10):
+        states = [GameState(model, ["cpu"]), GameState(model, ["cpu"])]
+        while not all(s.is_terminal() for s in states):
+            for bot, state in zip(bots, states):
+                while state.current_player() == CHANCE:
+                    state.apply(state.sample_chance(rng))
+                if state.is_terminal():
+                    continue
+                made = bot.choose(state)
+                assert made == decider.choose(state) == PlannerBot.choose(bot, state)  # (read from the tables)
+                assert bot._decider is decider
+                state.apply(made)
+                asked += 1
     assert asked > 20 * 12
 
 

@@ -175,26 +175,30 @@ class Decider:
 
     `choose(state)` is the action `PlannerBot.choose` takes (the same tie-breaks, they were stored
     from the same plans), or None where the tables do not answer (another kind of step, a model
-    bulk play does not take): the caller then plans as before."""
+    bulk play does not take): the caller then plans as before. Made once per process and tables
+    (`decider_for`), shared by every bot: its one memo (the last sheet met, its offsets) is one tuple."""
 
     def __init__(self, model, space, tables):
         from ..engine.actions import Keep, Stop, Write
         from .writetable import encode
         self.space, self.encode = space, encode
-        self.dense, self.box, self.keep = (t.view(np.ndarray) for t in tables)
-        if self.dense.nbytes <= DENSE_IN_MEMORY:  # (read at once: a fresh state's slot is then no page fault)
-            self.dense = np.array(self.dense)
+        dense, box, keep = (t.view(np.ndarray) for t in tables)
+        if dense.nbytes <= DENSE_IN_MEMORY:  # (read at once: a fresh state's slot is then no page fault)
+            dense = np.array(dense)
+        # flat views of the bytes: an index into one is a plain int, no numpy scalar on the way
+        self.dense, self.box, self.keep = _flat(dense, dense.dtype.char), _flat(box, "b"), _flat(keep, "B")
+        self.R, self.L = box.shape[1], keep.shape[1]
         self.roll_index = space.tt.roll_index
         cand = space.tt.sub_index[:, ::-1].tolist()  # (bulk play's candidates: larger keeps first)
         stop, n_dice = Stop(), model.n_dice
         keeps = [Keep(k) for k in space.tt.keeps] + [None]  # (a roll's short row of candidates is padded with K)
         # the action of each (roll, candidate): made once, an action is a frozen value
+        stops = [stop if k is not None and len(k.dice) == n_dice else k for k in keeps]  # (keeping every die: stopping)
         self.keep_actions = [[keeps[i] for i in row] for row in cand]
-        self.stop_actions = [[stop if keeps[i] is not None and len(keeps[i].dice) == n_dice else keeps[i] for i in row]
-                             for row in cand]
+        self.stop_actions = [[stops[i] for i in row] for row in cand]
         self.writes = [Write(b) for b in space.boxes]
         self.last_roll = space.last_roll
-        self._quick = self._slot = None
+        self._memo = (None, -1, 0, 0)  # (the sheet last met, a copy; its slot; its box row and keep rows' offsets)
         self._encoder = self._plain_encoder(model, space)
 
     @staticmethod
@@ -230,40 +234,64 @@ class Decider:
         return index
 
     def slot(self, sheet) -> int:
-        quick = tuple(sheet.items())
-        if quick != self._quick:
+        """The sheet's slot in the tables (-1: a state they lack)."""
+        return self._at(sheet)[1]
+
+    def _at(self, sheet) -> tuple:
+        memo = self._memo
+        if sheet != memo[0]:  # (a new turn: the same sheet is met at each of its decisions)
             if self._encoder is not None:
                 idx = self._encoder(sheet)
             else:
                 mask, fvals = self.encode(self.space, sheet)
                 idx = mask * self.space.F + sum(v * r for v, r in zip(fvals, self.space.radix))
-            self._quick, self._slot = quick, int(self.dense[idx])
-        return self._slot
+            s = self.dense[idx]
+            memo = self._memo = (dict(sheet), s, s * self.R, s * self.L * self.R)
+        return memo
 
     def choose(self, state):
         step = state.step()
-        kind = step.kind if step is not None else None
-        if kind != "keep" and kind != "write":
+        if step is None:
             return None
-        s = self.slot(state.sheets[state.player])
-        if s < 0:
+        kind = step.kind
+        if kind == "write":
+            _, s, row, _ = self._at(state.sheets[state.player])
+            if s < 0:
+                return None
+            return self.writes[self.box[row + self.roll_index[state.dice]]]
+        if kind != "keep":
+            return None
+        _, s, _, rows = self._at(state.sheets[state.player])
+        j = self.last_roll - state.roll_number  # (bulk play takes turns of a fixed shape: `state.rolls_left()`)
+        if s < 0 or j < 1:
             return None
         r = self.roll_index[state.dice]
-        if kind == "write":
-            return self.writes[self.box[s, r]]
-        j = self.last_roll - state.roll_number  # (bulk play takes turns of a fixed shape: `state.rolls_left()`)
-        if j < 1:
-            return None
-        return (self.stop_actions if step.can_stop else self.keep_actions)[r][self.keep[s, j - 1, r]]
+        return (self.stop_actions if step.can_stop else self.keep_actions)[r][self.keep[rows + (j - 1) * self.R + r]]
+
+
+def _flat(a: np.ndarray, code: str) -> memoryview:
+    """A C-ordered array as a flat memoryview of numbers of its type (`code`: struct's letter)."""
+    return memoryview(np.ascontiguousarray(a)).cast("B").cast(code)
+
+
+_DECIDERS: dict = {}  # (model's cache key) -> (its solved table, the Decider of its policy tables)
 
 
 def decider_for(model) -> Decider | None:
-    """A Decider for the optimal bot on `model`, if its policy tables are stored (only bulk play and
-    the exact distribution build them, for the models they take; never built here)."""
+    """The Decider of the optimal bot on `model`, if its policy tables are stored (only bulk play and
+    the exact distribution build them, for the models they take; never built here). Made once per
+    process and solved table, shared by every bot."""
+    from .cache import cache_key
     from .solve import solved
-    space, _table = solved(model)
-    tables = stored(model, space)
-    return Decider(model, space, tables) if tables is not None else None
+    space, table = solved(model)
+    key = cache_key(model)
+    made = _DECIDERS.get(key)
+    if made is None or made[0] is not table:
+        tables = stored(model, space)
+        if tables is None:
+            return None
+        made = _DECIDERS[key] = (table, Decider(model, space, tables))
+    return made[1]
 
 
 def stored(model, space):
