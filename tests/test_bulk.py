@@ -159,6 +159,9 @@ def test_dice_drawn_from_the_grid_are_the_dice_counted_over_every_roll():
         rows = dice.cum[keeps]
         counted = np.minimum((rows <= u[:, None]).sum(axis=1), rows.shape[1] - 1)
         assert np.array_equal(dice.after_keep(keeps, u), counted)
+        u[:1000] = np.minimum(dice.first[rng.integers(0, len(dice.first), 1000)], 1 - 2**-53)  # the first roll too
+        counted = np.minimum((dice.first <= u[:, None]).sum(axis=1), len(dice.first) - 1)
+        assert np.array_equal(dice.roll_all(u), counted)
 
 
 def test_random_players_in_bulk_only_where_asked_and_as_the_engine_plays_them():

@@ -112,9 +112,17 @@ class Dice:
             self.scum[k, :len(sup)] = cum[sup]
             self.start[k] = np.searchsorted(self.scum[k, :len(sup)], grid, side="right")
         self.scum[:, -1] = np.inf
+        # the first roll the same way: the count of cumulative values <= u, from the grid's start on
+        self.first_scum = np.append(self.first, np.inf)
+        self.first_start = np.searchsorted(self.first, grid, side="right").astype(np.int64)
 
     def roll_all(self, u: np.ndarray) -> np.ndarray:
-        return np.minimum(np.searchsorted(self.first, u, side="right"), len(self.first) - 1)
+        at = self.first_start[np.minimum((u * self.GRID).astype(np.int64), self.GRID - 1)]
+        while True:
+            step = self.first_scum[at] <= u
+            if not step.any():
+                return np.minimum(at, len(self.first) - 1)
+            at += step
 
     def after_keep(self, keeps: np.ndarray, u: np.ndarray) -> np.ndarray:
         at = self.start[keeps, np.minimum((u * self.GRID).astype(np.int64), self.GRID - 1)].astype(np.int64)
