@@ -186,3 +186,27 @@ def simulate_one(model, seed: int) -> tuple[int, int]:
     from rulebook.interpreter.play.compare import _play
     game = _play(model, [make_bot("random", model, random.Random(seed))], seed)
     return game.totals[0], game.rolls[0]
+
+
+@pytest.mark.parametrize("name,reads_sheet", [("yahtzee", True), ("yatzy", False)])
+def test_the_compiled_write_is_the_numpy_write(name, reads_sheet, monkeypatch):
+    """Plans.write compiled (lockstep.write, the writes whose points read the sheet left to numpy) gives
+    the points, write bonuses and next states of its numpy way, at states and rolls of real games."""
+    from rulebook.interpreter.solver import lockstep
+    if lockstep.compiled() is None:
+        pytest.skip("no numba")
+    model = load_model(name)
+    plans = bulk.plans_for(model, "greedy")
+    rng = np.random.default_rng(7)
+    trace = []
+    bulk.play_seat(plans, bulk.dice_for(plans.space.tt), 3000, rng, trace=trace)
+    states = np.concatenate([np.zeros(3000, dtype=np.int64)] + [t[0] for t in trace[:-1]])
+    slot = plans.slots(states)
+    rolls = rng.integers(0, plans.R, len(states))
+    boxes = plans.box[slot, rolls]
+    compiled = plans.write(states, boxes, rolls)
+    assert bool(len(lockstep.write(plans, states, boxes, rolls)[3])) == reads_sheet  # (jokers: points read the sheet)
+    monkeypatch.setattr(lockstep, "write", lambda *a: None)
+    numpy_way = plans.write(states, boxes, rolls)
+    for a, b in zip(compiled, numpy_way):
+        assert a.dtype == b.dtype and np.array_equal(a, b)

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..solver import lockstep
 from ..solver.abstraction import NotSolvable, turn_shape
 from ..model.errors import Message
 from ..model.frozen import Model
@@ -89,7 +90,7 @@ class Dice:
     A roll after keep k is the first outcome whose cumulative probability exceeds one uniform u
     (the count of cumulative values <= u). Only the outcomes the keep can lead to are looked at,
     from a start found in a grid of GRID cells of [0, 1) and a step or two on from there: the same
-    outcome as counting over every roll, without touching every roll."""
+    outcome as counting over every roll, without touching every roll. The first roll alike (`first_*`)."""
 
     GRID = 4096
 
@@ -112,7 +113,6 @@ class Dice:
             self.scum[k, :len(sup)] = cum[sup]
             self.start[k] = np.searchsorted(self.scum[k, :len(sup)], grid, side="right")
         self.scum[:, -1] = np.inf
-        # the first roll the same way: the count of cumulative values <= u, from the grid's start on
         self.first_scum = np.append(self.first, np.inf)
         self.first_start = np.searchsorted(self.first, grid, side="right").astype(np.int64)
 
@@ -150,7 +150,6 @@ def play_seat(plans: Plans, dice: Dice, games: int, rng: np.random.Generator, tr
     bonus = np.zeros((games, plans.nb), dtype=np.int64)
     rolls = np.zeros(games, dtype=np.int64)
     rows = np.arange(games)
-    from ..solver import lockstep
     fast = lockstep.compiled() is not None
     for _ in range(n_boxes):
         slot = plans.slots(states)
@@ -274,7 +273,7 @@ POLICY_GAMES = 50_000  # from this many games on, bulk play builds the policy ta
 
 def _with_policy(model: Model, plans: Plans, build: bool) -> None:
     """Policy tables for the optimal bot, read or built once beside the table, where they fit."""
-    from ..solver import lockstep, policy
+    from ..solver import policy
     from ..solver.cache import cache_path
     from ..solver.tablefile import BadTable, read_header
     if not plans.planner.usable or lockstep.compiled() is None or plans.space.entries > DENSE_SLOTS:
@@ -430,6 +429,7 @@ def run_games(model: Model, kinds: list[str], games: int, seed: int, jobs: int =
         return out
     for kind in kinds:  # the table is read once, before the workers fork
         plans_for(model, {RANDOM: "greedy", "win": "optimal"}.get(kind, kind))
+    lockstep.compiled_write()  # the compiled turn and write loaded once too, not in every worker
     global _FORKED
     _FORKED = model
     from ..model.workers import pool as quiet_pool

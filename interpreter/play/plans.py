@@ -301,25 +301,36 @@ class Plans:
 
     def write(self, states: np.ndarray, boxes: np.ndarray, rolls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Writing each game's roll into its box: (points, write bonuses (nb, G), next states)."""
-        space = self.space
+        from ..solver import lockstep
+        made = lockstep.write(self, states, boxes, rolls)
+        if made is not None:  # compiled: the writes whose points do not read the sheet; the others here
+            points, bonus, nxt, odd = made
+            if len(odd):
+                masks, f = self.decode(states[odd])
+                points[odd], bonus[:, odd] = self._odd_writes(states[odd], boxes[odd], rolls[odd], masks, f)
+                nxt[odd] = self.next_state(masks, f, boxes[odd].astype(np.int64), points[odd])
+            return points, bonus, nxt
         points = self.plain_points[boxes, rolls]
         bonus = self.plain_bonus[:, boxes, rolls]
         masks, f = self.decode(states)
         odd = np.flatnonzero(self.branching[boxes, rolls])
-        if len(odd):  # points read the sheet: the kernel's rows of those writes per group of sheet atoms
-            pairs = boxes[odd].astype(np.int64) * self.R + rolls[odd]
-            kp = self.planner.kplan
-            x = kp.query_of[pairs] if kp is not None and kp.wpoints.shape[0] == 1 else None
-            if x is not None and (x >= 0).all():
-                w = kp.write
-                gkey = kp.batch(masks[odd], f[odd], states[odd]).gkey
-                col = w.bq_off[x] + gkey[w.bq_key[x], np.arange(len(odd))]
-                points[odd] = kp.wpoints[0, col]
-                bonus[:, odd] = kp.wbonus[0][:, col]
-            else:  # the solver's trees, per (box, roll) met
-                got = self._evaluate_writes(pairs, states[odd])
-                points[odd], bonus[:, odd] = got[0], got[1:]
+        if len(odd):
+            points[odd], bonus[:, odd] = self._odd_writes(states[odd], boxes[odd], rolls[odd], masks[odd], f[odd])
         return points, bonus, self.next_state(masks, f, boxes.astype(np.int64), points)
+
+    def _odd_writes(self, states, boxes, rolls, masks, f) -> tuple[np.ndarray, np.ndarray]:
+        """(points, write bonuses (nb, n)) of writes whose points read the sheet: the kernel's rows of
+        those writes per group of sheet atoms, else the solver's trees per (box, roll) met."""
+        pairs = boxes.astype(np.int64) * self.R + rolls
+        kp = self.planner.kplan
+        x = kp.query_of[pairs] if kp is not None and kp.wpoints.shape[0] == 1 else None
+        if x is not None and (x >= 0).all():
+            w = kp.write
+            gkey = kp.batch(masks, f, states).gkey
+            col = w.bq_off[x] + gkey[w.bq_key[x], np.arange(len(states))]
+            return kp.wpoints[0, col], kp.wbonus[0][:, col]
+        got = self._evaluate_writes(pairs, states)
+        return got[0], got[1:]
 
     def _evaluate_writes(self, pairs: np.ndarray, states: np.ndarray) -> np.ndarray:
         """(1 + write bonuses, n): points and write bonuses of (box * R + roll, state) writes whose

@@ -91,7 +91,43 @@ def _best_keeps_down(keepv, removes, full0, place, keep):  # pragma: no cover (c
     return 0
 
 
+def _write(states, boxes, rolls, plain_points, plain_bonus, branching, bits, moves, total, limits, radix, sizes, F,
+           points, bonus, nxt, odd):  # pragma: no cover (compiled)
+    """`plans.Plans.write` game by game for the writes whose points do not read the sheet: their points,
+    write bonuses and next state; the others' places in `odd` (their count returned), left to the caller."""
+    G = states.shape[0]
+    NB = plain_bonus.shape[0]
+    NF = total.shape[0]
+    n = 0
+    for g in range(G):
+        b = boxes[g]
+        r = rolls[g]
+        p = plain_points[b, r]
+        points[g] = p
+        for k in range(NB):
+            bonus[k, g] = plain_bonus[k, b, r]
+        if branching[b, r]:
+            odd[n] = g
+            n += 1
+            continue
+        s = states[g]
+        mask = s // F
+        rest = s - mask * F
+        idx = (mask | bits[b]) * F
+        for i in range(NF):
+            v = (rest // radix[i]) % sizes[i]
+            if moves[b, i]:
+                if total[i]:
+                    v = min(limits[i], v + max(p, 0))
+                else:
+                    v = 1 if p == limits[i] else 0
+            idx += v * radix[i]
+        nxt[g] = idx
+    return n
+
+
 _COMPILED = None
+_WRITE = None
 _BEST: dict = {}
 
 
@@ -147,3 +183,42 @@ def turn(plans, dice, slot: np.ndarray, roll: np.ndarray, U: np.ndarray, can_sto
     compiled()(slot, roll, U, keep, plans.candidates, space.tt.roll_as_keep, bool(can_stop),
                dice.start, dice.scum, dice.out, dice.GRID, rolls)
     return roll
+
+
+def compiled_write():
+    """The compiled write (`write`), loaded or compiled once; None where the compiled turn is not there."""
+    global _WRITE
+    if compiled() is None:
+        return None
+    if _WRITE is None:
+        from .kernel import jit
+        _WRITE = jit(_write, lambda nb: nb.int64(nb.int64[::1], nb.int64[::1], nb.int64[::1], nb.int64[:, ::1],
+                                                  nb.int64[:, :, ::1], nb.boolean[:, ::1], nb.int64[::1],
+                                                  nb.boolean[:, ::1], nb.boolean[::1], nb.int64[::1], nb.int64[::1],
+                                                  nb.int64[::1], nb.int64, nb.int64[::1], nb.int64[:, ::1],
+                                                  nb.int64[::1], nb.int64[::1]))
+    return _WRITE or None
+
+
+def write(plans, states: np.ndarray, boxes: np.ndarray, rolls: np.ndarray):
+    """(points, write bonuses (nb, G), next states, the games whose points read the sheet) of writing each
+    game's roll into its box, compiled (the same numbers as `Plans.write`'s numpy; the games in the last
+    array are left to it: their points, bonuses and next states are not filled); None without numba."""
+    kernel = compiled_write()
+    if kernel is None:
+        return None
+    arrays = plans.__dict__.get("_write_arrays")
+    if arrays is None:
+        space = plans.space
+        arrays = plans._write_arrays = (
+            np.ascontiguousarray(plans.plain_points), np.ascontiguousarray(plans.plain_bonus),
+            np.ascontiguousarray(plans.branching), np.ascontiguousarray(plans.bits), np.ascontiguousarray(plans.moves),
+            np.array([f.kind == "total" for f in space.feats], dtype=bool),
+            np.array([f.limit for f in space.feats], dtype=np.int64),
+            np.array(space.radix, dtype=np.int64), np.array(space.sizes, dtype=np.int64), int(space.F))
+    G = len(states)
+    points, nxt, odd = np.empty(G, dtype=np.int64), np.empty(G, dtype=np.int64), np.empty(G, dtype=np.int64)
+    bonus = np.empty((plans.nb, G), dtype=np.int64)
+    n = kernel(np.ascontiguousarray(states, dtype=np.int64), np.ascontiguousarray(boxes, dtype=np.int64),
+               np.ascontiguousarray(rolls, dtype=np.int64), *arrays, points, bonus, nxt, odd)
+    return points, bonus, nxt, odd[:n]
