@@ -5,9 +5,11 @@ by the caller, in the order bulk.py always drew them, so the games are the same 
 layer the keep is read as a byte, its place among the roll's candidate keeps (a policy table,
 policy.py, or the plans' `kbyte`: the best candidate, the first on a tie: the larger keep, as
 `PlannerBot.choose`, found once per planned state by `best_keeps`), a game that kept every die where stopping is allowed keeps them to
-the end, and the next roll is looked up in the keep's cumulative distribution (`bulk.Dice`: a start
+the end, and the next roll is looked up in the keep's cumulative distribution (`play/dice.Dice`: a start
 from a grid, then a step or two). Out: the final roll, the box the plan writes it into, and the
-rolls thrown. Without numba (or RULEBOOK_KERNEL=numpy) `compiled()` is None and bulk.py uses numpy.
+rolls thrown. Then the write (`write`): each game's points, write bonuses and next state, where its
+points do not read the sheet (the others are left to plans.py's numpy). Without numba (or
+RULEBOOK_KERNEL=numpy) `compiled()` is None and bulk.py uses numpy.
 """
 from __future__ import annotations
 
