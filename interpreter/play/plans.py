@@ -81,6 +81,10 @@ class Plans:
         self.bits = np.array([space.bit[b] for b in space.boxes], dtype=np.int64)
         self.moves = np.array([[any(j == i for j, _ in space.moving[b]) for i in range(len(space.feats))]
                                for b in space.boxes], dtype=bool).reshape(B, len(space.feats))
+        # the features as arrays (the compiled write, lockstep.write): total or not, limit, radix, size
+        self.feat_total = np.array([f.kind == "total" for f in space.feats], dtype=bool)
+        self.feat_limit = np.array([f.limit for f in space.feats], dtype=np.int64)
+        self.feat_radix, self.feat_size = np.array(space.radix, dtype=np.int64), np.array(space.sizes, dtype=np.int64)
 
     def _grow(self, need: int) -> None:
         """Room for `need` more plans: the arrays are made once at full capacity with np.empty, so

@@ -209,18 +209,11 @@ def write(plans, states: np.ndarray, boxes: np.ndarray, rolls: np.ndarray):
     kernel = compiled_write()
     if kernel is None:
         return None
-    arrays = plans.__dict__.get("_write_arrays")
-    if arrays is None:
-        space = plans.space
-        arrays = plans._write_arrays = (
-            np.ascontiguousarray(plans.plain_points), np.ascontiguousarray(plans.plain_bonus),
-            np.ascontiguousarray(plans.branching), np.ascontiguousarray(plans.bits), np.ascontiguousarray(plans.moves),
-            np.array([f.kind == "total" for f in space.feats], dtype=bool),
-            np.array([f.limit for f in space.feats], dtype=np.int64),
-            np.array(space.radix, dtype=np.int64), np.array(space.sizes, dtype=np.int64), int(space.F))
     G = len(states)
     points, nxt, odd = np.empty(G, dtype=np.int64), np.empty(G, dtype=np.int64), np.empty(G, dtype=np.int64)
     bonus = np.empty((plans.nb, G), dtype=np.int64)
     n = kernel(np.ascontiguousarray(states, dtype=np.int64), np.ascontiguousarray(boxes, dtype=np.int64),
-               np.ascontiguousarray(rolls, dtype=np.int64), *arrays, points, bonus, nxt, odd)
+               np.ascontiguousarray(rolls, dtype=np.int64), plans.plain_points, plans.plain_bonus, plans.branching,
+               plans.bits, plans.moves, plans.feat_total, plans.feat_limit, plans.feat_radix, plans.feat_size,
+               int(plans.space.F), points, bonus, nxt, odd)
     return points, bonus, nxt, odd[:n]
