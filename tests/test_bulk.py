@@ -210,3 +210,24 @@ def test_the_compiled_write_is_the_numpy_write(name, reads_sheet, monkeypatch):
     numpy_way = plans.write(states, boxes, rolls)
     for a, b in zip(compiled, numpy_way):
         assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("compiled_write", [True, False])
+def test_a_box_held_at_least_moves_as_the_rules_say(tmp_path, monkeypatch, compiled_write):
+    """A condition `value(box) >= t` (an 'atleast' feature) holds for every value from t up, in bulk play's
+    next state as in the solver's: Yahtzee with its bonus condition `value(yahtzee) == 50` said as
+    `>= 1` (the box holds 0 or 50, so the rules are the same) plays the very same bulk games."""
+    from rulebook.interpreter.model.loader import bundled_models
+    from rulebook.interpreter.solver import lockstep
+    if not compiled_write:
+        monkeypatch.setattr(lockstep, "write", lambda *a: None)
+    text = bundled_models()["yahtzee"].read_text(encoding="utf-8")
+    assert text.count("value(yahtzee) == 50") == 1
+    path = tmp_path / "yahtzee.yaml"
+    path.write_text(text.replace("value(yahtzee) == 50", "value(yahtzee) >= 1"), encoding="utf-8")
+    variant = load_model(str(path))
+    assert [f.kind for f in bulk.plans_for(variant, "greedy").space.feats].count("atleast") == 1
+    games = [run_games(m, [Seat("cpu", "greedy")], 3000, 5, 1, engine="bulk") for m in (load_model("yahtzee"), variant)]
+    totals = [[r.totals[0] for r in g] for g in games]
+    assert totals[0] == totals[1]
+    assert sum(r.bonuses[0].get("yahtzee_bonus", 0) > 0 for r in games[1]) > 0  # (some games earn the bonus)

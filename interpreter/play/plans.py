@@ -81,8 +81,9 @@ class Plans:
         self.bits = np.array([space.bit[b] for b in space.boxes], dtype=np.int64)
         self.moves = np.array([[any(j == i for j, _ in space.moving[b]) for i in range(len(space.feats))]
                                for b in space.boxes], dtype=bool).reshape(B, len(space.feats))
-        # the features as arrays (the compiled write, lockstep.write): total or not, limit, radix, size
+        # the features as arrays (the compiled write, lockstep.write): total or not, at least or not, limit, radix, size
         self.feat_total = np.array([f.kind == "total" for f in space.feats], dtype=bool)
+        self.feat_atleast = np.array([f.kind == "atleast" for f in space.feats], dtype=bool)
         self.feat_limit = np.array([f.limit for f in space.feats], dtype=np.int64)
         self.feat_radix, self.feat_size = np.array(space.radix, dtype=np.int64), np.array(space.sizes, dtype=np.int64)
 
@@ -180,7 +181,7 @@ class Plans:
             if ft.kind == "total":
                 moved = np.minimum(ft.limit, f[:, i] + np.maximum(points, 0))
             else:
-                moved = (points == ft.limit).astype(np.int64)
+                moved = ft.holds(points)
             idx += np.where(self.moves[boxes, i], moved, f[:, i]) * space.radix[i]
         return idx
 
@@ -233,7 +234,7 @@ class Plans:
                     if ft.kind == "total":
                         idx = idx + np.minimum(ft.limit, f[:, i] + np.maximum(p, 0)) * space.radix[i]
                     else:
-                        idx = idx + (np.asarray(p) == ft.limit).astype(np.int64) * space.radix[i]
+                        idx = idx + ft.holds(p) * space.radix[i]
                 return idx
 
             if len(plain.rows):  # one row of next states per distinct number of points

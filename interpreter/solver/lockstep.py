@@ -93,7 +93,7 @@ def _best_keeps_down(keepv, removes, full0, place, keep):  # pragma: no cover (c
     return 0
 
 
-def _write(states, boxes, rolls, plain_points, plain_bonus, branching, bits, moves, total, limits, radix, sizes, F,
+def _write(states, boxes, rolls, plain_points, plain_bonus, branching, bits, moves, total, atleast, limits, radix, sizes, F,
            points, bonus, nxt, odd):  # pragma: no cover (compiled)
     """`plans.Plans.write` game by game for the writes whose points do not read the sheet: their points,
     write bonuses and next state; the others' places in `odd` (their count returned), left to the caller."""
@@ -121,6 +121,8 @@ def _write(states, boxes, rolls, plain_points, plain_bonus, branching, bits, mov
             if moves[b, i]:
                 if total[i]:
                     v = min(limits[i], v + max(p, 0))
+                elif atleast[i]:
+                    v = 1 if p >= limits[i] else 0
                 else:
                     v = 1 if p == limits[i] else 0
             idx += v * radix[i]
@@ -196,8 +198,8 @@ def compiled_write():
         from .kernel import jit
         _WRITE = jit(_write, lambda nb: nb.int64(nb.int64[::1], nb.int64[::1], nb.int64[::1], nb.int64[:, ::1],
                                                   nb.int64[:, :, ::1], nb.boolean[:, ::1], nb.int64[::1],
-                                                  nb.boolean[:, ::1], nb.boolean[::1], nb.int64[::1], nb.int64[::1],
-                                                  nb.int64[::1], nb.int64, nb.int64[::1], nb.int64[:, ::1],
+                                                  nb.boolean[:, ::1], nb.boolean[::1], nb.boolean[::1], nb.int64[::1],
+                                                  nb.int64[::1], nb.int64[::1], nb.int64, nb.int64[::1], nb.int64[:, ::1],
                                                   nb.int64[::1], nb.int64[::1]))
     return _WRITE or None
 
@@ -214,6 +216,6 @@ def write(plans, states: np.ndarray, boxes: np.ndarray, rolls: np.ndarray):
     bonus = np.empty((plans.nb, G), dtype=np.int64)
     n = kernel(np.ascontiguousarray(states, dtype=np.int64), np.ascontiguousarray(boxes, dtype=np.int64),
                np.ascontiguousarray(rolls, dtype=np.int64), plans.plain_points, plans.plain_bonus, plans.branching,
-               plans.bits, plans.moves, plans.feat_total, plans.feat_limit, plans.feat_radix, plans.feat_size,
+               plans.bits, plans.moves, plans.feat_total, plans.feat_atleast, plans.feat_limit, plans.feat_radix, plans.feat_size,
                int(plans.space.F), points, bonus, nxt, odd)
     return points, bonus, nxt, odd[:n]
