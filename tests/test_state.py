@@ -382,3 +382,21 @@ def test_a_saved_position_does_not_change_as_the_game_goes_on(yahtzee):
         state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
     assert saved == frozen
     assert len(state.sheets[0]) == len(yahtzee.boxes) and len(saved["sheets"][0]) < len(yahtzee.boxes)
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "qwixx", "farkle"])
+def test_a_clone_copies_every_field_and_shares_nothing_that_changes(models, name):
+    """`clone` lists the state's slots one by one: a slot it forgot would be missing on the copy."""
+    rng = random.Random(2)
+    state = GameState(models[name], ["Ann", "Bob"])
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    other = state.clone()
+    for name in GameState.__slots__:
+        assert getattr(state, name) == getattr(other, name), name  # (AttributeError: a slot not copied)
+    for name in ("players", "sheets", "awards", "counter_values", "game_counters", "_counters", "_queue", "_written"):
+        assert getattr(state, name) is not getattr(other, name), f"{name} is shared by the clone"
+    assert all(a is not b for a, b in zip(state.sheets + state.awards, other.sheets + other.awards))
+    assert other.to_json() == state.to_json()

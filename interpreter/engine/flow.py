@@ -10,6 +10,8 @@ from .program import Frame, Leaf, Loop, Start, Turns, WRITE, While
 class Flow:
     """GameState's position in the program, and how it moves on."""
 
+    __slots__ = ()
+
     def _run(self, pc: int) -> None:
         """Go on from instruction pc until a leaf step is due (or the game ends).
 

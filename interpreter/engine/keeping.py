@@ -10,6 +10,8 @@ from .program import Leaf, contains, multiset_of
 class Keeping:
     """GameState's dice: a rolled result and a keep, checked against the rules."""
 
+    __slots__ = ()
+
     @property
     def kept_faces(self) -> tuple[int, ...]:
         """The dice kept before the pending roll as the faces they show (with dice that differ, `kept`

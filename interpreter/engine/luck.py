@@ -14,6 +14,8 @@ from .program import Leaf
 class Luck:
     """GameState's push-your-luck steps and the end of the game."""
 
+    __slots__ = ()
+
     # a roll ---------------------------------------------------------------------------------------
     def rolls_all(self, op: Leaf) -> bool:
         """Whether the roll due throws every die: a roll of all dice, or hot dice (every die set aside)."""

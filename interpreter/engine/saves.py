@@ -12,6 +12,8 @@ from .program import UNBOUNDED, Frame, contains, multiset_of, tables
 class Saves:
     """GameState.to_json and GameState.from_json."""
 
+    __slots__ = ()
+
     def to_json(self) -> dict[str, Any]:
         """A snapshot of the position: nothing in it changes as the game goes on."""
         return {

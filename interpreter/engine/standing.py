@@ -5,6 +5,8 @@ from __future__ import annotations
 class Standing:
     """GameState's scores and ranking (read from the sheets, awards and counters)."""
 
+    __slots__ = ()
+
     def final_scores(self) -> list[tuple[int, ...]]:
         """Each player's (final score, tie-breaks…), as they are ranked."""
         return [self.scorer.final_score(self.sheets[p], self.awards[p], self.counters_of(p))

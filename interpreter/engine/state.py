@@ -38,6 +38,13 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
     to the step that is due. Change a state only through `apply`.
     """
 
+    # slotted: the engine reads and writes these on every move (and a slot is faster than a dict entry)
+    __slots__ = ("model", "players", "_t", "scorer", "_turn_counters", "_n_boxes", "_program", "_keeps", "_merge",
+                 "_writes", "_n_players", "_simple", "_all",  # fixed for the game
+                 "sheets", "awards", "counter_values", "game_counters", "player", "acting", "_queue", "_written",
+                 "dice", "kept", "held", "announced", "roll_number", "ended_by", "turns_begun", "_ending", "last_cell",
+                 "_counters", "_full", "_op", "_options", "_plan", "_node", "_after")
+
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
             raise IllegalActionError("{game} is for {least} to {most} players, not {count}", game=model.name,
@@ -70,7 +77,7 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         self.last_cell: str | None = None  # the cell the last write filled
         self._n_boxes = t.n_cells  # the sheet is full when every cell is
         self._program, self._keeps, self._merge = t.program, t._keeps, t.merge  # (saves a lookup per move)
-        self._writes, self._n_players, self._draw = t.writes, len(self.players), t.draw
+        self._writes, self._n_players = t.writes, len(self.players)
         self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
         self._simple = t.simple  # the sheet's cells are its boxes
         self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
@@ -89,7 +96,16 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
     def clone(self) -> "GameState":
         """An independent copy of the position (to look ahead: apply moves to it, not to this one)."""
         other = object.__new__(GameState)
-        other.__dict__.update(self.__dict__)
+        (other.model, other._t, other.scorer, other._turn_counters, other._n_boxes, other._program, other._keeps,
+         other._merge, other._writes, other._n_players, other._simple, other._all) = (
+            self.model, self._t, self.scorer, self._turn_counters, self._n_boxes, self._program, self._keeps,
+            self._merge, self._writes, self._n_players, self._simple, self._all)
+        (other.player, other.acting, other.dice, other.kept, other.held, other.announced, other.roll_number,
+         other.ended_by, other.turns_begun, other._ending, other.last_cell, other._full, other._op, other._options,
+         other._plan, other._node, other._after) = (
+            self.player, self.acting, self.dice, self.kept, self.held, self.announced, self.roll_number,
+            self.ended_by, self.turns_begun, self._ending, self.last_cell, self._full, self._op, self._options,
+            self._plan, self._node, self._after)
         other.players = list(self.players)
         other.sheets = [dict(s) for s in self.sheets]
         other.awards = [dict(a) for a in self.awards]

@@ -12,6 +12,8 @@ from .program import Leaf, WRITE
 class Writing:
     """GameState's writes and announcements."""
 
+    __slots__ = ()
+
     def write_choices(self) -> list[Choice]:
         """The boxes the current dice may be written into, with their points and bonus."""
         op = self._op
