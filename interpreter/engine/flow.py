@@ -1,8 +1,6 @@
 """Running the compiled phase tree: from one leaf step to the next, the end of a turn, rolls left and the round."""
 from __future__ import annotations
 
-from itertools import filterfalse
-
 from .acting import actors
 from ..model.frozen import Step
 from .program import Frame, Leaf, Loop, Start, Turns, WRITE, While
@@ -103,14 +101,12 @@ class Flow:
 
     def _at_write(self, op: Leaf) -> None:
         """Arriving at a write step the active player takes: some box must be able to take the dice."""
-        acting = self.acting
-        sheet = self.sheets[self.player if acting is None else acting]
         self._options = None
-        plans = op.plans
-        entry = plans.get(self.dice) if plans is not None else None
-        if entry is not None and entry[0]:  # a static plan
-            self._plan = plan = entry[1]
-            if next(filterfalse(sheet.__contains__, plan), None) is None:
+        bits = op.plan_bits
+        found = bits.get(self.dice) if bits is not None else None
+        if found is not None:  # a static plan
+            acting = self.acting
+            if not self._take_plan(found, self.player if acting is None else acting):
                 self._no_box(op)
         elif not self._can_write(op):
             self._no_box(op)

@@ -53,6 +53,9 @@ class Leaf:
     # a write (not shared) that ends a turn inside a repeat of rounds: (the end of the each_player, the end
     # of the repeat, the instruction after it), so the next turn begins without a walk through the program
     next_turn: tuple | None = None
+    # a write with plans (a sheet of boxes): dice → (its static plan, the plan's boxes as a mask of `_Tables.bit`),
+    # filled as rolls are met (`_Tables.static_plan`)
+    plan_bits: dict | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -131,6 +134,10 @@ class _Tables:
         self.game_counters = {c.id: c.start for c in model.counters if c.per == "game"}
         self.turn_counters = tuple((c.id, c.start) for c in model.counters if c.per == "turn")
         self.n_cells, self.simple = len(model.cells), model.simple_sheet
+        # a sheet of boxes: each box's bit in a mask of boxes, and the write actions of the boxes in a mask
+        # (in sheet order: what a write step offers, once the open boxes of its plan are known)
+        self.bit = {t: 1 << i for i, t in enumerate(model.targets)}
+        self._writes_in: dict[int, list[Write]] = {}
         # an announce step: writes follow the announcement, so they are never planned ahead
         self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
             c.order == "announced" for c in model.columns)
@@ -240,7 +247,8 @@ class _Tables:
                                  kind == KEEP and not ruled and not luck and not self.grouped, 0 if can_stop else 1,
                                  kind == WRITE and (bool(step.optional) or step.by != "active"), bool(step.effects),
                                  exit_write(pc),
-                                 self.draw if kind == ROLL and not luck and not all_dice and not self.grouped else None)
+                                 self.draw if kind == ROLL and not luck and not all_dice and not self.grouped else None,
+                                 plan_bits={} if plans is not None else None)
         for pc, op in enumerate(program):
             cls = op[0]
             if cls is Start:
@@ -284,6 +292,11 @@ class _Tables:
                 if type(op) is Leaf and op.kind == WRITE:
                     for dice in multisets(n, faces):
                         self.scorer.write_plan(dice, {}, 1, op.step)
+                        if op.plan_bits is not None:
+                            self.static_plan(op, dice)
+            if len(self.bit) <= 16:  # the writes of every set of boxes (at most 65536 lists)
+                for mask in range(1 << len(self.bit)):
+                    self.writes_in(mask)
         return self
 
     # dice that differ: kept dice as codes ------------------------------------------------------
@@ -383,6 +396,27 @@ class _Tables:
         kept = after[0]
         node = after[4][faces] = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
         return node
+
+    def static_plan(self, op: Leaf, dice: tuple[int, ...]) -> tuple[dict, int] | None:
+        """A write leaf's static plan for the dice (`Scorer.write_plan`) with its boxes as a mask of `bit`,
+        remembered in `op.plan_bits`; None if the plan is not static (or the leaf has no plans)."""
+        entry = op.plans.get(dice) if op.plans is not None else None
+        if entry is None or not entry[0]:
+            return None
+        plan = entry[1]
+        bit = self.bit
+        found = op.plan_bits[dice] = (plan, sum(bit[b] for b in plan))
+        return found
+
+    def writes_in(self, mask: int) -> list[Write]:
+        """The write actions of the boxes in a mask of `bit`, in sheet order (remembered: do not change the list)."""
+        found = self._writes_in.get(mask)
+        if found is None:
+            writes = self.writes
+            found = [writes[t] for t, b in self.bit.items() if b & mask]
+            if len(self._writes_in) < 100_000:  # bounded: the masks a model's games meet
+                self._writes_in[mask] = found
+        return found
 
     def ruled_keeps(self, step: Step, dice: tuple[int, ...], held: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:
         """`keeps` at a keep step with a rule: only keeps that hold the dice set aside earlier in the

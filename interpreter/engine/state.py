@@ -28,6 +28,7 @@ from .program import ANNOUNCE, BANK, KEEP, ROLL, WRITE
 
 
 _NO_NODE = (None,) * 6  # no node yet (see `_Tables.keeps`): its [0] and [5] match no dice
+_NO_MARK = (None, -1, 0)  # no mask of filled boxes yet (see `GameState._marks`)
 
 
 class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
@@ -43,7 +44,7 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
                  "_writes", "_n_players", "_simple", "_all",  # fixed for the game
                  "sheets", "awards", "counter_values", "game_counters", "player", "acting", "_queue", "_written",
                  "dice", "kept", "held", "announced", "roll_number", "ended_by", "turns_begun", "_ending", "last_cell",
-                 "_counters", "_full", "_op", "_options", "_plan", "_node", "_after")
+                 "_counters", "_full", "_op", "_options", "_plan", "_plan_bits", "_choices", "_marks", "_node", "_after")
 
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
@@ -84,6 +85,11 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         self._op: Leaf | None = None  # the leaf instruction due (None: the game is over)
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
+        self._plan_bits = 0  # with a static plan: its boxes as a mask (see `_Tables.static_plan`)
+        self._choices: tuple = _NO_MARK  # with a static plan: the writes it offers (see `_open_writes`)
+        # a sheet of boxes: per player (sheet, its size, the mask of its filled boxes, see `_Tables.bit`),
+        # valid while the player's sheet is that dict of that size (kept up to date by writes)
+        self._marks: list[tuple] = [_NO_MARK] * len(players)
         # memos of the fast paths (dice alike), each checked by identity before use, so that any
         # other way of changing the dice or the kept dice simply misses them: the node of the dice
         # (`_Tables.keeps`, valid while node[5] is self.dice), rolling beside the kept dice
@@ -102,12 +108,14 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
             self._merge, self._writes, self._n_players, self._simple, self._all)
         (other.player, other.acting, other.dice, other.kept, other.held, other.announced, other.roll_number,
          other.ended_by, other.turns_begun, other._ending, other.last_cell, other._full, other._op, other._options,
-         other._plan, other._node, other._after) = (
+         other._plan, other._plan_bits, other._choices, other._node, other._after) = (
             self.player, self.acting, self.dice, self.kept, self.held, self.announced, self.roll_number,
             self.ended_by, self.turns_begun, self._ending, self.last_cell, self._full, self._op, self._options,
-            self._plan, self._node, self._after)
+            self._plan, self._plan_bits, self._choices, self._node, self._after)
         other.players = list(self.players)
-        other.sheets = [dict(s) for s in self.sheets]
+        other.sheets = sheets = [dict(s) for s in self.sheets]
+        other._marks = [(copy, size, bits) if old is mine else _NO_MARK  # (the masks of the copied sheets)
+                        for copy, mine, (old, size, bits) in zip(sheets, self.sheets, self._marks)]
         other.awards = [dict(a) for a in self.awards]
         other.counter_values = [dict(c) for c in self.counter_values]
         other.game_counters = dict(self.game_counters)
@@ -187,12 +195,14 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
                     entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
             return entry[op.keep_slot][:]  # a copy: the cached list stays as it is
         if kind is WRITE:
-            plan = self._plan
-            if plan is not None:  # the plan's boxes that are open
+            if self._plan is not None:  # the plan's open boxes (as found on arriving, unless the sheet changed)
                 acting = self.acting
-                sheet = self.sheets[self.player if acting is None else acting]
-                writes = self._writes
-                out = [writes[box] for box in plan if box not in sheet]
+                player = self.player if acting is None else acting
+                found = self._choices
+                if found[0] is self.sheets[player] and found[1] == len(found[0]):
+                    out = found[2][:]  # a copy: the remembered list stays as it is
+                else:
+                    out = self._open_writes(player)[:]
             else:
                 out = list(map(self._writes.__getitem__, self._write_options()))
             if op.shared and op.step.optional and self._may_pass(op):

@@ -1,8 +1,6 @@
 """Writing into the sheet and announcing: legal targets, a write with its bonuses and effects, who writes next on a shared roll, scratching."""
 from __future__ import annotations
 
-from itertools import filterfalse
-
 from .actions import Action, Announce, Write
 from ..model.errors import IllegalActionError, ModelError, did_you_mean
 from ..model.frozen import Step
@@ -42,8 +40,15 @@ class Writing:
             awards = self.awards[player]
             for bonus_id, points in parts:
                 awards[bonus_id] = awards.get(bonus_id, 0) + points
-        cell = box if self._simple else self.scorer.next_cell(box, sheet)
-        sheet[cell] = choice.points
+        if self._simple:
+            cell = box
+            sheet[cell] = choice.points
+            mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_take_plan`)
+            if mark[0] is sheet and mark[1] == len(sheet) - 1:
+                self._marks[player] = (sheet, mark[1] + 1, mark[2] | self._t.bit[cell])
+        else:
+            cell = self.scorer.next_cell(box, sheet)
+            sheet[cell] = choice.points
         self.last_cell = cell
         if len(sheet) == self._n_boxes:
             self._full = self._all_filled()
@@ -202,10 +207,29 @@ class Writing:
         plans = op.plans or self.scorer.plans_for(op.step, self.roll_number)
         static, plan = plans.get(self.dice) or self.scorer.write_plan(self.dice, sheet, self.roll_number, op.step)
         if static:
-            self._plan = plan
-            return next(filterfalse(sheet.__contains__, plan), None) is not None
+            found = self._t.static_plan(op, self.dice) if op.plans is not None else None
+            bit = self._t.bit
+            return bool(self._take_plan(found or (plan, sum(bit[b] for b in plan)), self.actor))
         self._plan = None
         return bool(self._write_options())
+
+    def _take_plan(self, found: tuple[dict, int], player: int) -> list[Action]:
+        """At a write with a static plan (and its mask of boxes, see `_Tables.static_plan`): the plan, and
+        the writes it offers on the player's sheet (those of its open boxes; none: no box may take the dice)."""
+        self._plan, self._plan_bits = found
+        return self._open_writes(player)
+
+    def _open_writes(self, player: int) -> list[Action]:
+        """The writes the static plan offers on the player's sheet as it is now, remembered in `_choices`
+        as (sheet, its size, the writes): valid while the sheet is that dict of that size."""
+        sheet = self.sheets[player]
+        mark = self._marks[player]
+        if mark[0] is not sheet or mark[1] != len(sheet):  # the sheet changed other than by a write
+            bit = self._t.bit
+            mark = self._marks[player] = (sheet, len(sheet), sum(bit.get(c, 0) for c in sheet))
+        choices = self._t.writes_in(self._plan_bits & ~mark[2])
+        self._choices = (sheet, mark[1], choices)
+        return choices
 
     def _announceable(self) -> list[str]:
         """The open targets the player may announce: those of the columns filled by announcement, or
