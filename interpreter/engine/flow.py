@@ -104,9 +104,10 @@ class Flow:
         self._options = None
         bits = op.plan_bits
         found = bits.get(self.dice) if bits is not None else None
-        if found is not None:  # a static plan
+        if found is not None:  # a static plan: the writes it offers on the sheet (none: no box may take the dice)
+            self._plan, self._plan_bits = found
             acting = self.acting
-            if not self._take_plan(found, self.player if acting is None else acting):
+            if not self._open_writes(self.player if acting is None else acting):
                 self._no_box(op)
         elif not self._can_write(op):
             self._no_box(op)

@@ -54,6 +54,25 @@ class Keeping:
         else:
             self._run(op.after)
 
+    def _dice_rolled(self, op: Leaf, after: tuple, action: Action) -> tuple[int, ...]:
+        """The dice after a roll whose node `after` (see `_Tables.after`) has not met yet (it joins the
+        table, and is the state's node), or one given other than as sorted faces (checked)."""
+        try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
+            if op.all_dice:
+                dice = action.faces
+                if dice not in op.roll_all[0]:
+                    dice = None
+            else:
+                dice = self._merge[self.kept].get(action.faces)
+        except (AttributeError, TypeError, KeyError):
+            dice = None
+        if dice is None:
+            return self._rolled(op, action)
+        if self._all is not None:  # a roll met for the first time: its node joins the table
+            node = self._node = self._t.node_after(after, action.faces)
+            return node[5]
+        return dice
+
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
         """The dice after a roll given other than as sorted faces (checked: IllegalActionError)."""
         n = self.model.n_dice

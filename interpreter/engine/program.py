@@ -53,6 +53,8 @@ class Leaf:
     # a write (not shared) that ends a turn inside a repeat of rounds: (the end of the each_player, the end
     # of the repeat, the instruction after it), so the next turn begins without a walk through the program
     next_turn: tuple | None = None
+    plain_write: bool = False  # a write one player takes, without effects, in a model without end_if
+    loop: "Loop | None" = None  # with ends_repeat: the end of that repeat (the instruction after this one)
     # a write with plans (a sheet of boxes): dice → (its static plan, the plan's boxes as a mask of `_Tables.bit`),
     # filled as rolls are met (`_Tables.static_plan`)
     plan_bits: dict | None = None
@@ -137,7 +139,7 @@ class _Tables:
         # a sheet of boxes: each box's bit in a mask of boxes, and the write actions of the boxes in a mask
         # (in sheet order: what a write step offers, once the open boxes of its plan are known)
         self.bit = {t: 1 << i for i, t in enumerate(model.targets)}
-        self._writes_in: dict[int, list[Write]] = {}
+        self.open_writes: dict[int, list[Write]] = {}  # see `writes_in`
         # an announce step: writes follow the announcement, so they are never planned ahead
         self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
             c.order == "announced" for c in model.columns)
@@ -248,7 +250,9 @@ class _Tables:
                                  kind == WRITE and (bool(step.optional) or step.by != "active"), bool(step.effects),
                                  exit_write(pc),
                                  self.draw if kind == ROLL and not luck and not all_dice and not self.grouped else None,
-                                 plan_bits={} if plans is not None else None)
+                                 plan_bits={} if plans is not None else None,
+                                 plain_write=kind == WRITE and not step.optional and step.by == "active"
+                                 and not step.effects and self.model.end_if is None)
         for pc, op in enumerate(program):
             cls = op[0]
             if cls is Start:
@@ -263,6 +267,9 @@ class _Tables:
                 final[pc] = End()
         for pc, repeat in whiles:
             final[pc] = While(repeat.condition, self.slots[repeat.id], loop_end[repeat.id] + 1)
+        for op in final:  # a roll or keep at the end of a repeat: that repeat's end
+            if type(op) is Leaf and op.ends_repeat:
+                object.__setattr__(op, "loop", final[op.after])  # (known only now)
         for op in final:  # a write followed by the end of the turns and of the rounds around them
             if type(op) is Leaf and op.kind == WRITE and not op.shared and op.after + 1 < len(final):
                 turns, loop = final[op.after], final[op.after + 1]
@@ -410,12 +417,12 @@ class _Tables:
 
     def writes_in(self, mask: int) -> list[Write]:
         """The write actions of the boxes in a mask of `bit`, in sheet order (remembered: do not change the list)."""
-        found = self._writes_in.get(mask)
+        found = self.open_writes.get(mask)
         if found is None:
             writes = self.writes
             found = [writes[t] for t, b in self.bit.items() if b & mask]
-            if len(self._writes_in) < 100_000:  # bounded: the masks a model's games meet
-                self._writes_in[mask] = found
+            if len(self.open_writes) < 100_000:  # bounded: the masks a model's games meet
+                self.open_writes[mask] = found
         return found
 
     def ruled_keeps(self, step: Step, dice: tuple[int, ...], held: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset]:

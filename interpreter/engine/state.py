@@ -236,23 +236,9 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
                 node = None
             if node is not None:
                 self._node = node
-                dice = node[5]
+                self.dice = node[5]
             else:
-                try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
-                    if op.all_dice:
-                        dice = action.faces
-                        if dice not in op.roll_all[0]:
-                            dice = None
-                    else:
-                        dice = self._merge[self.kept].get(action.faces)
-                except (AttributeError, TypeError, KeyError):
-                    dice = None
-                if dice is None:
-                    dice = self._rolled(op, action)
-                elif self._all is not None:  # a roll met for the first time: its node joins the table
-                    node = self._node = self._t.node_after(after, action.faces)
-                    dice = node[5]
-            self.dice = dice
+                self.dice = self._dice_rolled(op, after, action)
             self.kept = ()
             if op.all_dice:  # every die is rolled again: none stays set aside
                 self.held = ()
@@ -261,8 +247,8 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
             if nxt is not None:
                 self._op = nxt
                 return
-            if op.ends_repeat:  # the end of a repeat: another pass, if one is left (as _run would do)
-                loop = self._program[op.after]
+            loop = op.loop
+            if loop is not None:  # the end of a repeat: another pass, if one is left (as _run would do)
                 counters = self._counters
                 n = counters[loop.slot] + 1
                 if n < loop.times and not self._full:

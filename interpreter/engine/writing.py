@@ -43,15 +43,23 @@ class Writing:
         if self._simple:
             cell = box
             sheet[cell] = choice.points
-            mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_take_plan`)
-            if mark[0] is sheet and mark[1] == len(sheet) - 1:
-                self._marks[player] = (sheet, mark[1] + 1, mark[2] | self._t.bit[cell])
+            size = len(sheet)
+            mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_open_writes`)
+            if mark[0] is sheet and mark[1] == size - 1:
+                self._marks[player] = (sheet, size, mark[2] | self._t.bit[cell])
         else:
             cell = self.scorer.next_cell(box, sheet)
             sheet[cell] = choice.points
+            size = len(sheet)
         self.last_cell = cell
-        if len(sheet) == self._n_boxes:
+        if size == self._n_boxes:
             self._full = self._all_filled()
+        if op.plain_write:  # no effects, no end check: the next turn, or on
+            if op.next_turn is not None:
+                self._next_turn(*op.next_turn)
+            else:
+                self._run(op.after)
+            return
         if op.shared:  # effects and the end check after the last player
             self._written.append((player, box))
             self._next_actor(op)
@@ -227,7 +235,8 @@ class Writing:
         if mark[0] is not sheet or mark[1] != len(sheet):  # the sheet changed other than by a write
             bit = self._t.bit
             mark = self._marks[player] = (sheet, len(sheet), sum(bit.get(c, 0) for c in sheet))
-        choices = self._t.writes_in(self._plan_bits & ~mark[2])
+        mask = self._plan_bits & ~mark[2]
+        choices = self._t.open_writes.get(mask) or self._t.writes_in(mask)
         self._choices = (sheet, mark[1], choices)
         return choices
 
