@@ -112,9 +112,10 @@ class Flow:
         elif not self._can_write(op):
             self._no_box(op)
 
-    def _next_turn(self, turns: Turns, loop: Loop, exit_pc: int) -> None:
-        """After a write that ends a turn: the next player's turn, else the next round, else on from
-        `exit_pc` (what `_run` does through the end of the each_player and of the repeat around it)."""
+    def _next_turn(self, next_turn: tuple[Turns, Loop, int]) -> None:
+        """After a write that ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else
+        on from `exit_pc` (what `_run` does through the end of the each_player and of the repeat around it)."""
+        turns, loop, exit_pc = next_turn
         counters = self._counters
         full = self._full
         n = counters[turns.slot] + 1

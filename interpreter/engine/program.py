@@ -43,13 +43,14 @@ class Leaf:
     ruled: bool  # a keep whose dice are limited by a rule (`allowed:`) or stay aside (`locked`)
     luck: bool  # a roll with a bust, effects or hot dice, or a keep with effects (the slow path: `Luck`)
     # read on the hot paths of GameState (each saves a lookup or two per move)
-    draw: tuple | None  # a plain roll of all dice (no luck): its draw table (cumulative weights, rolls, total)
     plain_keep: bool  # a keep without rule, effects or dice that differ: checked against `keeps` alone
     keep_slot: int  # which list of `keeps` a keep's legal actions are: 0 where it may stop, else 1
     shared: bool  # a write several players take, or one a player may pass (see acting.py)
     effects: bool  # the step has effects
     exit_write: "Leaf | None"  # a roll that ends a repeat followed by a write (not shared): that write
-    draws: list | None  # a plain roll of the dice not kept (no luck, dice alike): the draw tables by dice kept
+    # a plain roll (no luck; of all dice, or of the dice not kept of dice alike): its draw table (cumulative
+    # weights, rolls, total) by the number of dice kept (a roll of all dice: the same table at every index)
+    draws: list | None
     # a write (not shared) that ends a turn inside a repeat of rounds: (the end of the each_player, the end
     # of the repeat, the instruction after it), so the next turn begins without a walk through the program
     next_turn: tuple | None = None
@@ -245,11 +246,11 @@ class _Tables:
                     kind == KEEP and bool(step.effects))
                 final[pc] = Leaf(step, kind, pc, after, stop, all_dice, can_stop, leaf_at(pc + 1), roll_all, plans,
                                  pc + 1 in repeat_ends, ruled, luck,
-                                 roll_all[1] if roll_all is not None and not luck else None,
                                  kind == KEEP and not ruled and not luck and not self.grouped, 0 if can_stop else 1,
                                  kind == WRITE and (bool(step.optional) or step.by != "active"), bool(step.effects),
                                  exit_write(pc),
-                                 self.draw if kind == ROLL and not luck and not all_dice and not self.grouped else None,
+                                 None if kind != ROLL or luck else [roll_all[1]] * (n + 1) if roll_all is not None
+                                 else None if self.grouped else self.draw,
                                  plan_bits={} if plans is not None else None,
                                  plain_write=kind == WRITE and not step.optional and step.by == "active"
                                  and not step.effects and self.model.end_if is None)

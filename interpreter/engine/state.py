@@ -171,14 +171,13 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         Drawn the way `random.choices` draws with weights: bisecting the cumulative weights of the
         outcomes (the distinct sorted results) at `rng.random()` times their total.
         """
-        op = self._op
-        if op is None or op.kind is not ROLL:
-            raise IllegalActionError("no dice are to be rolled now")
-        draw = op.draw  # a plain roll of all dice
-        if draw is None:
-            draws = op.draws  # a plain roll of the dice not kept
-            draw = draws[len(self.kept)] if draws is not None else self._luck_draw(op)
-        cum, rolls, total = draw
+        try:
+            cum, rolls, total = self._op.draws[len(self.kept)]  # a plain roll (see Leaf.draws)
+        except (AttributeError, TypeError):  # no roll is due (or the game is over), or a roll of luck or dice that differ
+            op = self._op
+            if op is None or op.kind is not ROLL:
+                raise IllegalActionError("no dice are to be rolled now") from None
+            cum, rolls, total = self._luck_draw(op)
         return rolls[bisect_right(cum, rng.random() * total)]
 
     def legal_actions(self) -> list[Action]:

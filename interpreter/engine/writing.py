@@ -56,7 +56,7 @@ class Writing:
             self._full = self._all_filled()
         if op.plain_write:  # no effects, no end check: the next turn, or on
             if op.next_turn is not None:
-                self._next_turn(*op.next_turn)
+                self._next_turn(op.next_turn)
             else:
                 self._run(op.after)
             return
@@ -70,7 +70,7 @@ class Writing:
             if op.next_turn is None or self._ending is not None:
                 self._run(op.after)
             else:
-                self._next_turn(*op.next_turn)
+                self._next_turn(op.next_turn)
 
     def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:
         """A step's effects, in order: counters of the writer, of every other player or of all
