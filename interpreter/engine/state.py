@@ -81,7 +81,7 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         self._writes, self._n_players = t.writes, len(self.players)
         self._counters = [0] * len(t.slots)  # the pass through each container (0 outside it)
         self._simple = t.simple  # the sheet's cells are its boxes
-        self._full = self._all_filled()  # every sheet is full (kept up to date by writes)
+        self._full = False  # every sheet is full (kept up to date by writes; a sheet of no boxes is never full)
         self._op: Leaf | None = None  # the leaf instruction due (None: the game is over)
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
@@ -265,8 +265,8 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
             if op.plain_keep:  # checked against the keeps of the roll alone
                 node = self._node
                 if node[5] is self.dice:  # the node of the dice: the action by its identity
-                    hit = node[4].get(id(action))
-                    if hit is not None and hit[0] is action:
+                    hit = node[4].get(id(action))  # (the entry holds its action: no other live object has its id)
+                    if hit is not None:
                         kept = hit[1]
                         if kept is not None:  # a legal keep that leaves some die to roll
                             self.kept, self._after = kept, hit[2]
