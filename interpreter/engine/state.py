@@ -6,8 +6,9 @@ tests can walk any model, and `sample_chance(rng)` draws one. The state serializ
 
 Speed: the phase tree is compiled once per model into a flat program (`_Tables`), and everything
 that depends only on the model and the dice is computed once and kept: the legal keeps of every
-roll, the chance tables, and (`Scorer.for_model`) what each roll may be written into. A state
-carries only its position, the dice and the players' sheets.
+roll, the chance tables, (`Scorer.for_model`) what each roll may be written into, and the write
+actions of each set of open boxes. A state carries only its position, the dice, the players' sheets
+(with a mask of each sheet's filled boxes) and memos of these tables; its fields are slots.
 """
 from __future__ import annotations
 
