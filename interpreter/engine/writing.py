@@ -55,7 +55,7 @@ class Writing:
         if size == self._n_boxes:
             self._full = self._all_filled()
         if op.plain_write:  # no effects, no end check: the next turn, or on
-            if op.next_turn is not None:
+            if op.next_turn is not None and self._ending is None:  # (a save may carry a game's end)
                 self._next_turn(op.next_turn)
             else:
                 self._run(op.after)
