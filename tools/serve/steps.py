@@ -7,7 +7,6 @@ greedy bot does, and says so. Nothing here ever solves a model.
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ...interpreter.engine.actions import Announce, Keep, Roll, RollOn, Stop, Write
@@ -104,7 +103,6 @@ def _example(model: Model, step, bot, optimal: bool, who_plays: str, roll, lang:
     state = _walk_to(model, step, roll)
     if state is None:
         return None
-    state.rng = random.Random(0)
     dice = " ".join(map(str, state.dice))
     action = bot.choose(state)
     position = _("An empty score sheet; the dice show {dice} (roll {roll} of the turn).").format(
