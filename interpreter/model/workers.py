@@ -30,6 +30,9 @@ class QuietPool(multiprocessing.pool.Pool):
         """End the workers at once (SIGKILL), without `terminate()`'s wait for the queue's lock."""
         self._state = multiprocessing.pool.TERMINATE
         self._worker_handler._state = multiprocessing.pool.TERMINATE  # no new workers for the killed ones
+        # the handler may be starting a worker for one that died just now: let it finish (it checks its
+        # state every 0.1 s), so that no worker is started after the ones killed here
+        self._worker_handler.join(2)
         for worker in list(self._pool):
             if worker.exitcode is None:
                 worker.kill()
