@@ -1,72 +1,68 @@
-"""The build: pyproject.toml says everything but one thing, the solver's kernel compiled ahead of time.
+"""The build: pyproject.toml says everything but one thing, the solver's numba loops compiled ahead of time.
 
-`interpreter/solver/shipped.py` makes it a C extension with numba's ahead-of-time compiler, so the
-first solve after an install compiles nothing. Without numba or a C compiler the install goes on
-without it (a warning), and the kernel compiles on first use instead.
+`interpreter/solver/aotbuild.py` makes a C extension of each module `shipped.MODULES` names, with
+numba's ahead-of-time compiler, so a first run after an install compiles nothing. Without numba or a
+C compiler the install goes on without them (a warning), and the loops compile on first use instead.
 """
-import importlib.util
+import importlib
 import sys
-import sysconfig
+import types
 from pathlib import Path
 
 import setuptools.command.build_ext
 from setuptools import setup
 
-HERE = Path(__file__).resolve().parent / "interpreter" / "solver"
+ROOT = Path(__file__).resolve().parent
+HERE = ROOT / "interpreter" / "solver"
 
 
-def _module(name: str, file: str):
-    spec = importlib.util.spec_from_file_location(name, HERE / file)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # (numba reads a function's globals through its module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _warn(exc: BaseException) -> None:
-    print(f"rulebook: the solver's kernel is not compiled ahead of time ({type(exc).__name__}: {exc}); "
+def _warn(what: str, exc: BaseException) -> None:
+    print(f"rulebook: {what} is not compiled ahead of time ({type(exc).__name__}: {exc}); "
           "it compiles on first use instead", file=sys.stderr)
 
 
-def _current() -> bool:
-    """An editable install whose extension in the source tree was built from this kernel.py: nothing to
-    compile again (`make test` reinstalls each time)."""
-    built = HERE / f"_kernel_aot{sysconfig.get_config_var('EXT_SUFFIX')}"
-    if "editable_wheel" not in sys.argv or not built.exists():
-        return False
-    try:
-        spec = importlib.util.spec_from_file_location("_kernel_aot", built)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module.stamp() == _module("rulebook_shipped_kernel", "shipped.py").stamp((HERE / "kernel.py").read_bytes())
-    except Exception:
-        return False
+def _solver(name: str):
+    """interpreter/solver/<name>.py imported as the installed package's module (the build environment has
+    numpy and numba, not the interpreter's other requirements: a module that needs them is left out)."""
+    if "rulebook" not in sys.modules:
+        package = types.ModuleType("rulebook")
+        package.__path__ = [str(ROOT)]  # (the repository's folders are `rulebook`'s subpackages)
+        sys.modules["rulebook"] = package
+    return importlib.import_module(f"rulebook.interpreter.solver.{name}")
 
 
 def _extensions() -> list:
-    if _current():
-        return []
     try:
-        kernel = _module("rulebook.interpreter.solver.kernel", "kernel.py")
-        ext = _module("rulebook_shipped_kernel", "shipped.py").extension(kernel)
-        ext.depends = [str(Path(d).resolve().relative_to(Path.cwd())) for d in ext.depends]  # (sdists want them relative)
-        return [ext]
+        shipped, build = _solver("shipped"), _solver("aotbuild")
+        import numba.pycc  # noqa: F401
     except Exception as exc:  # numba missing or broken
-        _warn(exc)
+        _warn("the solver's numba loops", exc)
         return []
+    out = []
+    for name in shipped.MODULES:
+        try:
+            module = _solver(name)
+            if "editable_wheel" in sys.argv and build.current(module, HERE):
+                continue  # `make test` reinstalls each time: an extension built from this very source is kept
+            ext = build.extension(module)
+            ext.depends = [str(Path(d).resolve().relative_to(ROOT)) for d in ext.depends]  # (sdists want them relative)
+            out.append(ext)
+        except Exception as exc:  # a module the build cannot import, or numba refuses
+            _warn(f"solver/{name}.py", exc)
+    return out
 
 
 EXTENSIONS = _extensions()
 
 
 class OptionalBuild(setuptools.command.build_ext.build_ext):  # (numba's pycc has put its own subclass there)
-    """build_ext that leaves the kernel out, with a warning, when it cannot be compiled."""
+    """build_ext that leaves a module's loops out, with a warning, when they cannot be compiled."""
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
-            _warn(exc)
+            _warn(ext.name, exc)
 
 
 setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": OptionalBuild})

@@ -1,6 +1,6 @@
-"""The solver's kernel compiled at install time (interpreter/solver/shipped.py, built by setup.py): the
-same numbers bit for bit as the kernel numba compiles at use and as numpy, a first solve that compiles
-nothing, and loaded only when it is the install's own and built from this kernel.py."""
+"""The solver's numba loops compiled at install time (interpreter/solver/shipped.py, built by setup.py): the
+same numbers bit for bit as the loops numba compiles at use and as numpy, a first run that compiles
+nothing, and loaded only when an extension is the install's own and built from its very module."""
 from __future__ import annotations
 
 import os
@@ -9,11 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import importlib
+
 import numpy as np
 import pytest
 
 from rulebook.interpreter import load_model
-from rulebook.interpreter.solver import kernel, kernelplan, shipped
+from rulebook.interpreter.solver import kernel, kernelplan, numbajit, shipped
 from rulebook.interpreter.solver.space import Space
 
 pytest.importorskip("numba")
@@ -22,7 +24,7 @@ pytest.importorskip("numba")
 @pytest.fixture(autouse=True)
 def _built():
     """The install compiled the kernel (setup.py): a skip without it, except in CI, where it is a failure."""
-    if not shipped.shipped_here():
+    if not all(shipped.shipped_here(m) for m in shipped.MODULES):
         if os.environ.get("RULEBOOK_REQUIRE_TOOLS"):
             pytest.fail("the install compiled no kernel ahead of time (setup.py needs numba and a C compiler)")
         pytest.skip("this install has no kernel compiled ahead of time (setup.py could not build it)")
@@ -57,23 +59,38 @@ def test_the_shipped_kernel_gives_the_numbers_of_the_compiled_at_use_one_bit_for
         assert np.array_equal(outs[0], outs[1]) and np.array_equal(outs[0], slow)
 
 
-def test_a_first_solve_with_the_shipped_kernel_compiles_nothing_and_imports_no_numba(tmp_path):
-    code = ("import sys; from rulebook.tools.cli import main; code = main(['solve', 'yacht', '--json']); "
+@pytest.mark.parametrize("args", [["solve", "yacht", "--json"], ["play", "yacht", "--players", "a:optimal", "--seed", "1"]],
+                         ids=["solve", "play"])
+def test_a_first_run_with_the_shipped_loops_compiles_nothing_and_imports_no_numba(args, tmp_path):
+    code = (f"import sys; from rulebook.tools.cli import main; code = main({args!r}); "
             "assert 'numba' not in sys.modules, 'numba was imported'; sys.exit(code)")
     env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path / "cache")}
     env.pop("RULEBOOK_KERNEL", None)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert "kernel" not in out.stderr and '"expected_score": 166.955068' in out.stdout
+    assert "kernel" not in out.stderr and ('"expected_score": 166.955068' in out.stdout or args[0] == "play")
     assert not (tmp_path / "cache" / "numba").exists() or not any((tmp_path / "cache" / "numba").rglob("*.nbc"))
 
 
-def test_a_kernel_built_from_another_kernel_py_is_not_loaded(tmp_path):
-    source = Path(kernel.__file__)
-    assert shipped.load(kernel.__package__, source, kernel._ARGS) is not None
-    edited = tmp_path / "kernel.py"
+@pytest.mark.parametrize("name", shipped.MODULES)
+def test_an_extension_built_from_another_source_is_not_loaded(name, tmp_path):
+    module = importlib.import_module(f"{kernel.__package__}.{name}")
+    source = Path(module.__file__)
+    assert shipped.extension(kernel.__package__, name, source) is not None
+    edited = tmp_path / source.name
     edited.write_bytes(source.read_bytes() + b"\n# an edit after the install\n")
-    assert shipped.load(kernel.__package__, edited, kernel._ARGS) is None
+    assert shipped.extension(kernel.__package__, name, edited) is None
+
+
+@pytest.mark.parametrize("name", shipped.MODULES)
+def test_every_shipped_function_is_loaded_from_the_install(name, monkeypatch):
+    monkeypatch.delenv("RULEBOOK_KERNEL", raising=False)
+    module = importlib.import_module(f"{kernel.__package__}.{name}")
+    assert module.SHIPPED
+    for function, specs in module.SHIPPED.items():
+        assert shipped.load(getattr(module, function), specs) is not None, function
+    monkeypatch.setenv("RULEBOOK_KERNEL", "jit")
+    assert all(shipped.load(getattr(module, f), s) is None for f, s in module.SHIPPED.items())
 
 
 def test_only_a_file_as_safe_as_the_package_source_is_trusted(tmp_path):
@@ -106,3 +123,82 @@ def test_the_shipped_kernel_refuses_arrays_of_another_type(aot, monkeypatch):
         with pytest.raises(TypeError):
             kernel.solve_states(wrong, plan.write, plan.turn, batch, out, use="numba")
     assert kernel.solve_states(V, plan.write, plan.turn, batch, out, use="numba") in (0, kernel.NAN_READ)
+
+
+def test_a_spec_is_numbas_signature_and_the_checks_of_a_call():
+    numba = pytest.importorskip("numba")
+    s = shipped.spec("i8", "f8.1 i1.2r i8 b1")
+    assert shipped.signature(numba, s) == numba.int64(numba.float64[::1], numba.types.Array(numba.int8, 2, "C", readonly=True),
+                                                      numba.int64, numba.boolean)
+    calls = []
+    run = shipped.checked("f", [lambda *a: calls.append(0) or 0, lambda *a: calls.append(1) or 1],
+                          [s, shipped.spec("i8", "f8.1r i1.2r i8 b1")])
+    table = np.zeros((2, 2), dtype=np.int8)
+    table.flags.writeable = False
+    assert run(np.zeros(3), table, 1, True) == 0  # a read-only table where it may be one
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    assert run(frozen, table, 1, True) == 1  # the first spec wants a writable array, the second takes it
+    for wrong in ((np.zeros(3, np.float32), table, 1, True), (np.zeros(6)[::2], table, 1, True), (np.zeros(3), table, 1)):
+        with pytest.raises(TypeError):
+            run(*wrong)
+    with pytest.raises(ValueError):
+        shipped.spec("i8", "f4.1")
+
+
+CALLED: set = set()  # the shipped functions called through twins (some stay cached in the process from test to test)
+
+# a command line per group of shipped functions, each run in this process (one job: a worker would write the
+# arrays a call reads while it runs) with every shipped function twinned
+COMMANDS = [
+    (["play", "yacht", "--players", "a:optimal", "--seed", "1"], {"_solve_states", "_plan_states"}),  # (first: no policy tables solved yet)
+    (["solve", "yacht", "--distribution", "--json", "--jobs", "1"], {"_solve_states", "_plan_states", "_spread", "_layout", "_finish",
+                                                      "_turn_outcomes"}),
+    (["simulate", "yacht", "--players", "w:win,e:optimal", "--games", "2", "--seed", "3", "--engine", "bulk",
+      "--jobs", "1"], {"_win_states", "_turn_mass"}),
+    (["simulate", "yacht", "--players", "r:reach:120", "--games", "2", "--seed", "3", "--engine", "game", "--jobs", "1"],
+     {"_reach_states", "_layers_of"}),
+    (["solve", "pig", "--objective", "win", "-O", "goal=20", "--json"], {"_sweeps"}),
+]
+
+
+@pytest.mark.parametrize("args,functions", COMMANDS, ids=[" ".join(a[:2]) + f" {i}" for i, (a, _) in enumerate(COMMANDS)])
+def test_the_shipped_functions_give_what_numbas_compile_at_use_gives_bit_for_bit(args, functions, tmp_path, monkeypatch,
+                                                                                 capsys):
+    """Every call of a shipped function is made twice, by the install's copy and by numba's compiled at use, on
+    copies of the same arrays: the same return and every array the same bit for bit after the call."""
+    from rulebook.interpreter.solver import distribution, moments, reach, turnplan, winplan, winsweeps
+    from rulebook.tools.cli import main
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_KERNEL", raising=False)
+    for module, name, empty in ((kernel, "_COMPILED", None), (turnplan, "_COMPILED", None), (turnplan, "_LAYERS", []),
+                                (distribution, "_COMPILED", {}), (moments, "_TURN", []), (winplan, "_COMPILED", []),
+                                (reach, "_COMPILED", None), (winsweeps, "_COMPILED", None)):
+        monkeypatch.setattr(module, name, empty)
+    for helper in ("_parts", "_loops"):  # (winsweeps' sweeps compiled at use call its helpers compiled at use)
+        monkeypatch.setattr(winsweeps, helper, numbajit.at_use(getattr(winsweeps, helper), winsweeps.SHIPPED[helper]))
+    called, real = CALLED, shipped.load
+    called.clear()
+
+    def twinned(function, specs):
+        aot, jit = real(function, specs), numbajit.at_use(function, specs)
+        assert aot is not None and jit
+
+        def run(*values):
+            copies = [v.copy() if isinstance(v, np.ndarray) else v for v in values]
+            for c, v in zip(copies, values):
+                if isinstance(v, np.ndarray) and not v.flags.writeable:
+                    c.flags.writeable = False
+            want = jit(*copies)
+            got = aot(*values)
+            called.add(function.__name__)
+            assert got == want, function.__name__
+            for c, v in zip(copies, values):
+                if isinstance(v, np.ndarray):
+                    assert np.array_equal(c, v, equal_nan=v.dtype.kind == "f"), function.__name__
+            return got
+        return run
+    monkeypatch.setattr(shipped, "load", twinned)
+    assert main(args) == 0
+    capsys.readouterr()
+    assert functions <= called, called

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..model.errors import UsageError
+from .shipped import spec
 
 CHUNK = 2048  # states planned at once (one task of a worker thread)
 
@@ -314,31 +315,20 @@ _COMPILED: dict = {}
 def _compiled(name: str):
     """The compiled loops (numba; the planner needs numba already). They release the GIL, so threads share the work."""
     if name not in _COMPILED:
-        from .kernel import jit
-
-        def spread_signatures(numba):
-            i64, f64 = numba.int64, numba.float64
-            a1 = i64[::1]
-            return [i64(f64[::1], a1, a1, a1, a1, f64[::1], a1, a1, f64[::1], a1, a1, i64, i64)]
-
-        def layout_signatures(numba):
-            a1 = numba.int64[::1]
-            return [numba.int64(a1, a1, a1, a1, a1, a1, a1, a1, a1)]
-
-        def finish_signatures(numba):
-            i64, f64 = numba.int64, numba.float64
-            return [i64(f64[::1], i64[::1], i64[::1], f64[::1])]
-
-        def turn_signatures(numba):
-            i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-            a1, a2 = i64[::1], i64[:, ::1]
-            pbox = numba.types.Array(numba.int8, 2, "C", readonly=True)  # policy tables (read-only views)
-            pkeep = numba.types.Array(numba.uint8, 3, "C", readonly=True)
-            return [i64(f64[:, :, ::1], a2, a1, pbox, pkeep, a2, a2, a2, a2, a2, a2, a1, f64[::1], i64, i64, a2,
-                        f64[:, ::1], a2, a1, a1, a1, f64[::1], a1, b1[:, ::1], a1, a1, a1, i64, a1, a1, a1, f64[::1])]
-        _COMPILED[name] = jit(*{"spread": (_spread, spread_signatures), "turn": (_turn_outcomes, turn_signatures),
-                                "layout": (_layout, layout_signatures), "finish": (_finish, finish_signatures)}[name])
+        from .numbajit import compiled
+        function = {"spread": _spread, "turn": _turn_outcomes, "layout": _layout, "finish": _finish}[name]
+        _COMPILED[name] = compiled(function, SHIPPED[function.__name__])
     return _COMPILED[name]
+
+
+# the compiled loops' types (numba's signatures at use, the install's build: shipped.py); the policy tables
+# are read-only views
+SHIPPED = {"_spread": [spec("i8", "f8.1 i8.1 i8.1 i8.1 i8.1 f8.1 i8.1 i8.1 f8.1 i8.1 i8.1 i8 i8")],
+           "_layout": [spec("i8", "i8.1 i8.1 i8.1 i8.1 i8.1 i8.1 i8.1 i8.1 i8.1")],
+           "_finish": [spec("i8", "f8.1 i8.1 i8.1 f8.1")],
+           "_turn_outcomes": [spec("i8", "f8.3 i8.2 i8.1 i1.2r u1.3r i8.2 i8.2 i8.2 i8.2 i8.2 i8.2 i8.1 f8.1 i8 i8 "
+                                         "i8.2 f8.2 i8.2 i8.1 i8.1 i8.1 f8.1 i8.1 b1.2 i8.1 i8.1 i8.1 i8 i8.1 i8.1 "
+                                         "i8.1 f8.1")]}
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

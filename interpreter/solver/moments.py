@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.errors import UsageError
+from .shipped import spec
 CHUNK = 4096  # states planned at one time
 
 _MOMENTS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -95,17 +96,15 @@ def _turn_mass(keepv, sub, adds, size_start, p_all, faces, rerolls, K, full0, ou
 
 
 _TURN = []
+# the compiled loop's types (numba's signature at use, the install's build: shipped.py)
+SHIPPED = {"_turn_mass": [spec("i8", "f8.3 i8.2 i8.2 i8.1 f8.1 i8 i8 i8 i8 f8.2")]}
 
 
 def _compiled_turn():
     """The turn's chances per state, compiled by numba (the planner needs numba already)."""
     if not _TURN:
-        from .kernel import jit
-
-        def signatures(numba):
-            i64, f64 = numba.int64, numba.float64
-            return [i64(f64[:, :, ::1], i64[:, ::1], i64[:, ::1], i64[::1], f64[::1], i64, i64, i64, i64, f64[:, ::1])]
-        _TURN.append(jit(_turn_mass, signatures))
+        from .numbajit import compiled
+        _TURN.append(compiled(_turn_mass, SHIPPED["_turn_mass"]))
     return _TURN[0]
 
 

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..model.errors import UsageError
+from .shipped import spec
 
 CHUNK = 512  # states per task of a worker thread
 
@@ -227,19 +228,16 @@ def _reach_states(V, top, where, base, tfeat, gkey, row, gain, bq_at, bq_off, bq
 
 
 _COMPILED = None
+# the compiled loop's types (numba's signature at use, the install's build: shipped.py)
+SHIPPED = {"_reach_states": [spec("i8", "f8.2 i8.1 i8.1 i8.2 i8.2 i8.2 i8.2 i8.2 i8.2 i8.1 i8.1 i8.1 i8.1 i8.1 b1.2 "
+                                        "i8.1 i8.1 i8.1 i8.2 i8.2 i8.1 f8.1 i8 i8 f8.2")]}
 
 
 def _compiled():
     global _COMPILED
     if _COMPILED is None:
-        from .kernel import jit
-
-        def signatures(numba):
-            i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-            a1, a2 = i64[::1], i64[:, ::1]
-            return [i64(f64[:, ::1], a1, a1, a2, a2, a2, a2, a2, a2, a1, a1, a1, a1, a1, b1[:, ::1], a1, a1, a1,
-                        a2, a2, a1, f64[::1], i64, i64, f64[:, ::1])]
-        _COMPILED = jit(_reach_states, signatures)
+        from .numbajit import compiled
+        _COMPILED = compiled(_reach_states, SHIPPED["_reach_states"])
         if not _COMPILED:
             raise UsageError("The objective reach:T needs the compiled planner (numba), which is missing here.")
     return _COMPILED

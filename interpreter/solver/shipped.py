@@ -1,21 +1,23 @@
-"""The solver's kernel compiled ahead of time, when rulebook is installed, so a first solve compiles nothing.
+"""The solver's numba loops compiled ahead of time, when rulebook is installed, so a first run compiles nothing.
 
-`setup.py` asks `extension` for a C extension, `_kernel_aot`, that numba's ahead-of-time compiler
-(`numba.pycc`) builds from `kernel._solve_states` beside kernel.py; without numba or a C compiler at
-install time there is none, and the kernel compiles on first use as before. The extension is loaded
-only (`load`):
+`MODULES` lists the modules of this package whose loops ship compiled; each names them in `SHIPPED`,
+{function name: [argument spec, ...]} (`spec`), from which both numba's signatures at use and the
+install's build come. `setup.py` asks `aotbuild` for one C extension per module, `_<module>_aot`,
+built by numba's ahead-of-time compiler (`numba.pycc`); without numba or a C compiler at install
+time there is none, and the loops compile on first use as before (`numbajit.compiled`). A function
+of an extension is used (`load`) only:
 
-- if the install put it there as it put the package's own source: owned by root or by kernel.py's
-  owner and writable by nobody who cannot write kernel.py (it is no new place to plant code);
-- if it was built from this very kernel.py (its `stamp` is kernel.py's digest; an edited kernel
+- if the install put the extension there as it put the package's own source: owned by root or by the
+  module's owner and writable by nobody who cannot write the module (it is no new place to plant code);
+- if it was built from this very module (its `stamp` is the module file's digest; an edited module
   ignores it until the next install);
 - and every call checks its arguments' types, which numba's dispatcher checks for the compiled-at-use
-  kernel and an ahead-of-time function does not.
+  loops and an ahead-of-time function does not.
 
-The extension needs no numba at run time: loading it takes a millisecond. It is built for a generic
-CPU of the platform (a wheel may run on another machine), so its loops are a little slower than the
-kernel numba compiles for this machine; the numbers are the same bit for bit (tests/test_shipped.py).
-It holds the GIL while it runs (the solve's workers are processes, so nothing waits on it).
+Nothing is read from the cache folder, and no numba is imported: loading one takes about a millisecond.
+The extensions are built for a generic CPU of the platform (a wheel may run on another machine), so
+their loops are a little slower than numba's for this machine; the numbers are the same bit for bit
+(tests/test_shipped.py). Like numba's (`nogil`), they release the GIL while they run.
 """
 from __future__ import annotations
 
@@ -23,28 +25,52 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import sys
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-NAME = "_kernel_aot"  # the extension module, in this package
+MODULES = ("kernel", "turnplan", "distribution", "moments", "winplan", "reach", "winsweeps")
+
+_DTYPES = {"f8": "float64", "i8": "int64", "i1": "int8", "u1": "uint8", "b1": "bool"}
+
+Arg = tuple[str, int, bool]  # (dtype code, dimensions: 0 for a number, read-only allowed)
+Spec = tuple[str, tuple[Arg, ...]]  # (the return's dtype code, the arguments)
+
+
+def spec(returns: str, args: str) -> Spec:
+    """A function's types from words like `f8.1` (a C-ordered 1-d float64 array), `i1.2r` (a 2-d int8 array
+    that may be read-only), `i8` (an int64 number); codes f8, i8, i1, u1, b1 (bool)."""
+    out = []
+    for word in args.split():
+        code, _, dims = word.partition(".")
+        if code not in _DTYPES:
+            raise ValueError(f"unknown dtype code {code!r}")
+        out.append((code, int(dims.rstrip("r") or 0), dims.endswith("r")))
+    return returns, tuple(out)
+
+
+def signature(numba, s: Spec):
+    """numba's signature of the spec `s`."""
+    def one(code: str, dims: int, readonly: bool):
+        scalar = getattr(numba, "boolean" if code == "b1" else _DTYPES[code])
+        return numba.types.Array(scalar, dims, "C", readonly=readonly) if dims else scalar
+    return one(s[0], 0, False)(*(one(*a) for a in s[1]))
 
 
 def stamp(source: bytes) -> int:
-    """The stamp of a kernel built from kernel.py's bytes `source` (a signed 64-bit digest)."""
+    """The stamp of an extension built from a module's bytes `source` (a signed 64-bit digest)."""
     return int.from_bytes(hashlib.blake2b(source, digest_size=8).digest(), "little", signed=True)
 
 
-def extension(kernel):
-    """The setuptools extension that compiles `kernel` (kernel.py, loaded as a module) ahead of time."""
-    from numba.pycc import CC
-    numba = kernel._numba()
-    cc = CC(NAME, source_module=kernel)
-    value = stamp(Path(kernel.__file__).read_bytes())
-    cc.export("stamp", "i8()")(lambda: value)
-    cc.export("solve_states", kernel._signature(numba))(kernel._solve_states)
-    return cc.distutils_extension(optional=True)
+def export_name(function: str, i: int) -> str:
+    """The name of the `i`-th spec of `function` in its module's extension."""
+    return f"{function.lstrip('_')}_{i}"
+
+
+def extension_name(module: str) -> str:
+    return f"_{module}_aot"
 
 
 def trusted(path: Path, source: Path) -> bool:
@@ -57,46 +83,60 @@ def trusted(path: Path, source: Path) -> bool:
     return st.st_uid in (0, src.st_uid) and not (st.st_mode & 0o022 & ~src.st_mode)
 
 
-def load(package: str, source: Path, args: list[tuple[str, int]]) -> Callable[..., int] | None:
-    """The shipped `solve_states`, its arguments checked against `args` ((dtype, ndim) per argument, ndim 0
-    for a number); None if it was not built, cannot be trusted or was built from another kernel.py."""
-    spec = importlib.util.find_spec(f"{package}.{NAME}")
-    if spec is None or spec.origin is None or not trusted(Path(spec.origin), source):
+def extension(package: str, module: str, source: Path):
+    """The extension of `package.module` if it is trusted and was built from the file `source`, else None."""
+    spec_ = importlib.util.find_spec(f"{package}.{extension_name(module)}")
+    if spec_ is None or spec_.origin is None or not trusted(Path(spec_.origin), source):
         return None
     try:
-        module = importlib.import_module(spec.name)
-        if module.stamp() != stamp(source.read_bytes()):
-            return None
-    except (ImportError, OSError):
+        ext = importlib.import_module(spec_.name)
+        return ext if ext.stamp() == stamp(source.read_bytes()) else None
+    except (ImportError, OSError, AttributeError):
         return None
-    run = module.solve_states
-    want = [(np.dtype(dtype), ndim) for dtype, ndim in args]
-
-    def solve_states(*values) -> int:
-        if len(values) != len(want):
-            raise TypeError(f"the shipped kernel takes {len(want)} arguments, not {len(values)}")
-        for i, (value, (dtype, ndim)) in enumerate(zip(values, want)):
-            if ndim and not (type(value) is np.ndarray and value.dtype == dtype and value.ndim == ndim
-                             and value.flags.c_contiguous and value.flags.writeable):
-                raise TypeError(f"argument {i} of the shipped kernel: a C-contiguous, writable {ndim}-d "
-                                f"{dtype} array is wanted")
-        return run(*values)
-    return solve_states
 
 
-_FOUND: list = []  # the loaded kernel (or None), once looked for
+_EXTENSIONS: dict[str, object] = {}  # module name: its extension (or None), once looked for
 
 
-def kernel(package: str, source: str, args: list[tuple[str, int]]) -> Callable[..., int] | None:
-    """`load`, once per process; None when RULEBOOK_KERNEL asks for numpy or for numba's compile at use (jit)."""
+def load(function, specs: list[Spec]) -> Callable | None:
+    """`function` as the install compiled it for `specs`, each call's arguments checked against them; None
+    if it was not built, cannot be trusted or was built from another source, or when RULEBOOK_KERNEL
+    asks for numpy or for numba's compile at use (jit)."""
     if os.environ.get("RULEBOOK_KERNEL", "").lower() in ("numpy", "jit"):
         return None
-    if not _FOUND:
-        _FOUND.append(load(package, Path(source), args))
-    return _FOUND[0]
+    module = function.__module__
+    if module not in _EXTENSIONS:
+        package, _, name = module.rpartition(".")
+        _EXTENSIONS[module] = extension(package, name, Path(sys.modules[module].__file__))
+    ext = _EXTENSIONS[module]
+    runs = [getattr(ext, export_name(function.__name__, i), None) for i in range(len(specs))]
+    if ext is None or None in runs:
+        return None
+    return checked(function.__name__, runs, specs)
 
 
-def shipped_here() -> bool:
-    """Whether this installed copy has the extension file at all (tests skip what needs it otherwise)."""
-    return importlib.util.find_spec(f"{__package__}.{NAME}") is not None
+def checked(name: str, runs: list[Callable], specs: list[Spec]) -> Callable:
+    """A function calling the first of `runs` whose spec its arguments fit (a TypeError if none)."""
+    wants = [[(np.dtype(_DTYPES[code]), dims, readonly) for code, dims, readonly in s[1]] for s in specs]
 
+    def fits(values: tuple, want: list) -> bool:
+        if len(values) != len(want):
+            return False
+        for value, (dtype, dims, readonly) in zip(values, want):
+            if dims and not (type(value) is np.ndarray and value.dtype == dtype and value.ndim == dims
+                             and value.flags.c_contiguous and (readonly or value.flags.writeable)):
+                return False
+        return True
+
+    def run(*values):
+        for call, want in zip(runs, wants):
+            if fits(values, want):
+                return call(*values)
+        raise TypeError(f"the shipped {name} takes C-contiguous arrays of its types ({len(wants[0])} arguments)")
+    run.__name__ = name
+    return run
+
+
+def shipped_here(module: str = "kernel") -> bool:
+    """Whether this installed copy has `module`'s extension file at all (tests skip what needs it otherwise)."""
+    return importlib.util.find_spec(f"{__package__}.{extension_name(module)}") is not None

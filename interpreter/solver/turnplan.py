@@ -18,6 +18,8 @@ import os
 
 import numpy as np
 
+from .shipped import spec
+
 
 def _plan_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradix, row, gain,
                  bq_box, bq_roll, bq_off, bq_key, bsel, bgain, adds, removes, size_start, faces, rerolls,
@@ -144,12 +146,10 @@ _LAYERS = []
 def layers(tt, best: np.ndarray, rerolls: int):
     """`TurnTables.layers(best, rerolls)` of one state (no stopping), compiled: the same numbers bit for
     bit in ~10 µs instead of ~1 ms; None without numba (the caller uses numpy)."""
-    from .kernel import jit, turn_arrays  # (imported on every call: a name bound only on the first is unbound on the next)
+    from .kernel import turn_arrays  # (imported on every call: a name bound only on the first is unbound on the next)
     if not _LAYERS:
-        def signatures(numba):
-            i64, f64 = numba.int64, numba.float64
-            return [i64(f64[::1], i64[:, ::1], i64[:, ::1], i64[::1], i64, i64, f64[:, ::1], f64[:, ::1])]
-        fn = None if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy" else jit(_layers_of, signatures)
+        from .numbajit import compiled as compile_
+        fn = None if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy" else compile_(_layers_of, SHIPPED["_layers_of"])
         _LAYERS.extend([fn or None, {}])
     fn, arrays = _LAYERS
     if fn is None:
@@ -166,13 +166,12 @@ def layers(tt, best: np.ndarray, rerolls: int):
 _COMPILED = None
 
 
-def _signatures(numba):
-    i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-    a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
-    rest = (a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1], a1, a1, a1, a1, a2, f64[:, ::1],
-            a2, a2, a1, i64, i64, f64[:, :, ::1], a2, f64[:, :, ::1], f64[:, :, ::1])
-    readonly = numba.types.Array(f64, 1, "C", readonly=True)  # a table read from a memory map
-    return [i64(f64[::1], *rest), i64(readonly, *rest)]
+_REST = ("i8.2 i8.2 i8.2 i8.1 i8.1 i8.1 b1.2 i8.1 i8.1 i8.3 f8.3 i8.1 i8.1 i8.1 i8.1 i8.2 f8.2 i8.2 i8.2 i8.1 i8 i8 "
+         "f8.3 i8.2 f8.3 f8.3")
+# the compiled loops' types (numba's signatures at use, the install's build: shipped.py); the planner's table
+# may be a read-only memory map
+SHIPPED = {"_layers_of": [spec("i8", "f8.1 i8.2 i8.2 i8.1 i8 i8 f8.2 f8.2")],
+           "_plan_states": [spec("i8", "f8.1 " + _REST), spec("i8", "f8.1r " + _REST)]}
 
 
 def compiled():
@@ -182,8 +181,8 @@ def compiled():
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if _COMPILED is None:
-        from .kernel import jit
-        _COMPILED = jit(_plan_states, _signatures)
+        from .numbajit import compiled as compile_
+        _COMPILED = compile_(_plan_states, SHIPPED["_plan_states"])
     return _COMPILED or None
 
 

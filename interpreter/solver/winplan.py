@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from .shipped import spec
+
 
 def _win_states(M1, VAR, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradix, row, gain,
                 bq_box, bq_roll, bq_off, bq_key, bsel, bgain, adds, removes, size_start, faces, rerolls,
@@ -125,11 +127,9 @@ def _win_states(M1, VAR, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, 
 _COMPILED = []
 
 
-def _signatures(numba):
-    i64, f64, b1 = numba.int64, numba.float64, numba.boolean
-    a1, a2, a3 = i64[::1], i64[:, ::1], i64[:, :, ::1]
-    return [i64(f64[::1], f64[::1], a2, a2, a2, a1, a1, a1, b1[:, ::1], a1, a1, a3, f64[:, :, ::1], a1, a1, a1, a1,
-                a2, f64[:, ::1], a2, a2, a1, i64, i64, f64[::1], f64[:, ::1], f64[:, ::1], a2, f64[:, :, ::1])]
+# the compiled loop's types (numba's signature at use, the install's build: shipped.py)
+SHIPPED = {"_win_states": [spec("i8", "f8.1 f8.1 i8.2 i8.2 i8.2 i8.1 i8.1 i8.1 b1.2 i8.1 i8.1 i8.3 f8.3 i8.1 i8.1 "
+                                      "i8.1 i8.1 i8.2 f8.2 i8.2 i8.2 i8.1 i8 i8 f8.1 f8.2 f8.2 i8.2 f8.3")]}
 
 
 def compiled():
@@ -138,8 +138,8 @@ def compiled():
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if not _COMPILED:
-        from .kernel import jit
-        _COMPILED.append(jit(_win_states, _signatures))
+        from .numbajit import compiled as compile_
+        _COMPILED.append(compile_(_win_states, SHIPPED["_win_states"]))
     return _COMPILED[0] or None
 
 
