@@ -17,8 +17,8 @@ HERE = ROOT / "interpreter" / "solver"
 
 
 def _warn(what: str, exc: BaseException) -> None:
-    print(f"rulebook: {what} is not compiled ahead of time ({type(exc).__name__}: {exc}); "
-          "it compiles on first use instead", file=sys.stderr)
+    print(f"rulebook: {what}: not compiled ahead of time ({type(exc).__name__}: {exc}); "
+          "compiled at first use instead", file=sys.stderr)
 
 
 def _solver(name: str):
@@ -34,8 +34,10 @@ def _solver(name: str):
 def _extensions() -> list:
     try:
         shipped, build = _solver("shipped"), _solver("aotbuild")
-        import numba.pycc  # noqa: F401
-    except Exception as exc:  # numba missing or broken
+        from numba.pycc.platform import external_compiler_works
+        if not external_compiler_works():
+            raise RuntimeError("no working C compiler")
+    except Exception as exc:  # numba missing or broken, or no C compiler: one warning for all
         _warn("the solver's numba loops", exc)
         return []
     out = []
