@@ -26,6 +26,7 @@ from rulebook.interpreter.engine.state import CHANCE, GameState
 @pytest.fixture(autouse=True)
 def solver_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path_factory.getbasetemp() / "solver-cache-sim"))
+    monkeypatch.setattr(bulk, "_PLANS", {})  # no plans another test made in this process (with policy tables, say)
 
 
 @pytest.mark.parametrize("name,kind", [("yacht", "optimal"), ("yahtzee", "greedy"), ("yatzy", "greedy")])

@@ -17,6 +17,8 @@ import os
 
 import numpy as np
 
+from .shipped import spec
+
 
 def _turn(slot, roll, U, keep, cand, every, can_stop, start, scum, out, grid, rolls):  # pragma: no cover (compiled)
     G = slot.shape[0]
@@ -140,16 +142,14 @@ def best_keeps(keepv: np.ndarray, cand: np.ndarray, keep: np.ndarray, turn=None)
 
     turn: the space's `kernel.TurnArrays` (its one-die-fewer keeps); then found by recursion over the
     keeps (about three times fewer comparisons, the same bytes where a roll has a keep of finite value)."""
-    from .kernel import jit
+    from .numbajit import compiled as compile_
     if turn is None:
         if "scan" not in _BEST:
-            _BEST["scan"] = jit(_best_keeps, lambda nb: [nb.int64(nb.float64[:, :, ::1], nb.int64[:, ::1],
-                                                                 nb.uint8[:, :, ::1])])
+            _BEST["scan"] = compile_(_best_keeps, SHIPPED["_best_keeps"])
         _BEST["scan"](keepv, cand, keep)
         return
     if "down" not in _BEST:
-        _BEST["down"] = jit(_best_keeps_down, lambda nb: [nb.int64(nb.float64[:, :, ::1], nb.int64[:, ::1], nb.int64,
-                                                                   nb.int64[:, ::1], nb.uint8[:, :, ::1])])
+        _BEST["down"] = compile_(_best_keeps_down, SHIPPED["_best_keeps_down"])
     K = len(turn.adds)
     place = np.zeros((cand.shape[0], K + 1), dtype=np.int64)  # (roll, keep) -> its place among the roll's candidates
     for c in range(cand.shape[1] - 1, -1, -1):
@@ -158,12 +158,14 @@ def best_keeps(keepv: np.ndarray, cand: np.ndarray, keep: np.ndarray, turn=None)
     _BEST["down"](keepv, np.ascontiguousarray(turn.removes), int(turn.size_start[n]), place, keep)
 
 
-def _signatures(numba):
-    i64, f64, b1, i16, u8 = numba.int64, numba.float64, numba.boolean, numba.int16, numba.uint8
-    a1, a2 = i64[::1], i64[:, ::1]
-    keep = numba.types.Array(u8, 3, "C", readonly=True)  # a policy table read from a memory map
-    return [i64(a1, a1, f64[:, ::1], kp, a2, a1, b1, st[:, ::1], f64[:, ::1], a2, i64, a1)
-            for st in (i16, i64) for kp in (u8[:, :, ::1], keep)]
+# the loops' types (shipped.spec): numba's signatures at use and the install's build (shipped.py) come from these
+_TURN_REST = "i8.2 i8.1 b1 {st}.2 f8.2 i8.2 i8 i8.1"
+SHIPPED = {
+    "_turn": [spec("i8", f"i8.1 i8.1 f8.2 {kp} " + _TURN_REST.format(st=st)) for st in ("i2", "i8") for kp in ("u1.3", "u1.3r")],
+    "_write": [spec("i8", "i8.1 i8.1 i8.1 i8.2 i8.3 b1.2 i8.1 b1.2 b1.1 b1.1 i8.1 i8.1 i8.1 i8 i8.1 i8.2 i8.1 i8.1")],
+    "_best_keeps": [spec("i8", "f8.3 i8.2 u1.3")],
+    "_best_keeps_down": [spec("i8", "f8.3 i8.2 i8 i8.2 u1.3")],
+}
 
 
 def compiled():
@@ -174,8 +176,8 @@ def compiled():
     if os.environ.get("RULEBOOK_KERNEL", "").lower() == "numpy":
         return None
     if _COMPILED is None:
-        from .kernel import jit
-        _COMPILED = jit(_turn, _signatures)
+        from .numbajit import compiled as compile_
+        _COMPILED = compile_(_turn, SHIPPED["_turn"])
     return _COMPILED or None
 
 
@@ -195,12 +197,8 @@ def compiled_write():
     if compiled() is None:
         return None
     if _WRITE is None:
-        from .kernel import jit
-        _WRITE = jit(_write, lambda nb: nb.int64(nb.int64[::1], nb.int64[::1], nb.int64[::1], nb.int64[:, ::1],
-                                                  nb.int64[:, :, ::1], nb.boolean[:, ::1], nb.int64[::1],
-                                                  nb.boolean[:, ::1], nb.boolean[::1], nb.boolean[::1], nb.int64[::1],
-                                                  nb.int64[::1], nb.int64[::1], nb.int64, nb.int64[::1], nb.int64[:, ::1],
-                                                  nb.int64[::1], nb.int64[::1]))
+        from .numbajit import compiled as compile_
+        _WRITE = compile_(_write, SHIPPED["_write"])
     return _WRITE or None
 
 

@@ -31,9 +31,9 @@ from typing import Callable
 
 import numpy as np
 
-MODULES = ("kernel", "turnplan", "distribution", "moments", "winplan", "reach", "winsweeps")
+MODULES = ("kernel", "turnplan", "distribution", "moments", "winplan", "reach", "winsweeps", "lockstep")
 
-_DTYPES = {"f8": "float64", "i8": "int64", "i1": "int8", "u1": "uint8", "b1": "bool"}
+_DTYPES = {"f8": "float64", "i8": "int64", "i2": "int16", "i1": "int8", "u1": "uint8", "b1": "bool"}
 
 Arg = tuple[str, int, bool]  # (dtype code, dimensions: 0 for a number, read-only allowed)
 Spec = tuple[str, tuple[Arg, ...]]  # (the return's dtype code, the arguments)
@@ -41,7 +41,7 @@ Spec = tuple[str, tuple[Arg, ...]]  # (the return's dtype code, the arguments)
 
 def spec(returns: str, args: str) -> Spec:
     """A function's types from words like `f8.1` (a C-ordered 1-d float64 array), `i1.2r` (a 2-d int8 array
-    that may be read-only), `i8` (an int64 number); codes f8, i8, i1, u1, b1 (bool)."""
+    that may be read-only), `i8` (an int64 number); codes f8, i8, i2, i1, u1, b1 (bool)."""
     out = []
     for word in args.split():
         code, _, dims = word.partition(".")
