@@ -26,13 +26,12 @@ from .saves import Saves
 from .standing import Standing
 from .writing import Writing
 from .program import ANNOUNCE, BANK, KEEP, ROLL, WRITE
+from .moves import NO_NODE as _NO_NODE, Moves
 
-
-_NO_NODE = (None,) * 6  # no node yet (see `_Tables.keeps`): its [0] and [5] match no dice
 _NO_MARK = (None, -1, 0)  # no mask of filled boxes yet (see `GameState._marks`)
 
 
-class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
+class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
     """One game of a model in progress.
 
     The position is a leaf instruction of the model's compiled phase tree plus a pass counter
@@ -213,109 +212,6 @@ class GameState(Flow, Keeping, Writing, Luck, Saves, Standing):
         if kind is BANK:
             return self._bank_options()
         return [a for a, _ in self.chance_outcomes()]
-
-    def apply(self, action: Action) -> None:
-        """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
-        op = self._op
-        if op is None:
-            raise IllegalActionError("the game is over")
-        kind = op.kind
-        if kind is ROLL:
-            if op.luck:
-                self._apply_luck_roll(op, action)
-                return
-            if op.all_dice:  # the node the roll leads to, if the table has met it (dice alike)
-                after = self._all
-            else:
-                after = self._after
-                if after[0] is not self.kept:
-                    after = self._after = self._t.after(self.kept) if self._all is not None else _NO_NODE
-            try:
-                node = after[4].get(action.faces)
-            except (AttributeError, TypeError):
-                node = None
-            if node is not None:
-                self._node = node
-                self.dice = node[5]
-            else:
-                self.dice = self._dice_rolled(op, after, action)
-            self.kept = ()
-            if op.all_dice:  # every die is rolled again: none stays set aside
-                self.held = ()
-            self.roll_number += 1
-            nxt = op.next_leaf
-            if nxt is not None:
-                self._op = nxt
-                return
-            loop = op.loop
-            if loop is not None:  # the end of a repeat: another pass, if one is left (as _run would do)
-                counters = self._counters
-                n = counters[loop.slot] + 1
-                if n < loop.times and not self._full:
-                    counters[loop.slot] = n
-                    self._op = loop.leaf
-                    return
-                write = op.exit_write
-                if write is not None:  # no pass left: the write after the repeat (as _run would go on)
-                    counters[loop.slot] = 0
-                    self._op = write
-                    self._at_write(write)
-                    return
-            self._run(op.after)
-        elif kind is KEEP:
-            if op.plain_keep:  # checked against the keeps of the roll alone
-                node = self._node
-                if node[5] is self.dice:  # the node of the dice: the action by its identity
-                    hit = node[4].get(id(action))  # (the entry holds its action: no other live object has its id)
-                    if hit is not None:
-                        kept = hit[1]
-                        if kept is not None:  # a legal keep that leaves some die to roll
-                            self.kept, self._after = kept, hit[2]
-                            nxt = op.next_leaf
-                            if nxt is not None:
-                                self._op = nxt
-                            else:
-                                self._run(op.after)
-                            return
-                        if op.can_stop:
-                            self._stop(op)
-                            return
-                try:
-                    keep = action.dice
-                    entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
-                    if keep in entry[3]:  # a legal keep that leaves some die to roll
-                        self.kept = keep
-                        nxt = op.next_leaf
-                        if nxt is not None:
-                            self._op = nxt
-                        else:
-                            self._run(op.after)
-                        return
-                    legal = keep in entry[2]
-                except (AttributeError, TypeError):
-                    legal = False
-                self._take_keep(op, keep if legal else self._check_keep(op, action))
-            elif self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
-                self._keep_grouped(op, action)
-            else:
-                try:
-                    keep = action.dice
-                    legal = keep in self._t.ruled_keeps(op.step, self.dice, self.held)[2] if op.ruled else \
-                        keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
-                except (AttributeError, TypeError):
-                    legal = False
-                self._take_keep(op, keep if legal else self._check_keep(op, action))
-        elif kind is WRITE:
-            if type(action) is Stop and op.step.optional:
-                if not self._may_pass(op):
-                    raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
-                self._next_actor(op)
-            else:
-                self._apply_write(op, action)
-        elif kind is ANNOUNCE:
-            self._apply_announce(op, action)
-        else:
-            self._apply_bank(op, action)
 
     def returns(self) -> list[int]:
         """Each player's final score: the grand total, or the model's own final score (`winner`)."""
