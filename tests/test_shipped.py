@@ -167,14 +167,23 @@ def test_the_shipped_functions_give_what_numbas_compile_at_use_gives_bit_for_bit
                                                                                  capsys):
     """Every call of a shipped function is made twice, by the install's copy and by numba's compiled at use, on
     copies of the same arrays: the same return and every array the same bit for bit after the call."""
-    from rulebook.interpreter.solver import distribution, moments, reach, turnplan, winplan, winsweeps
+    from rulebook.interpreter.play import bulk
+    from rulebook.interpreter.players import reach as reach_seat
+    from rulebook.interpreter.solver import (distribution, jointtable, lockstep, moments, policy, reach, solve, turnplan,
+                                             winplan, winsweeps)
     from rulebook.tools.cli import main
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("RULEBOOK_KERNEL", raising=False)
     for module, name, empty in ((kernel, "_COMPILED", None), (turnplan, "_COMPILED", None), (turnplan, "_LAYERS", []),
                                 (distribution, "_COMPILED", {}), (moments, "_TURN", []), (winplan, "_COMPILED", []),
-                                (reach, "_COMPILED", None), (winsweeps, "_COMPILED", None)):
+                                (reach, "_COMPILED", None), (winsweeps, "_COMPILED", None), (lockstep, "_COMPILED", None),
+                                (lockstep, "_WRITE", None), (lockstep, "_BEST", {})):
         monkeypatch.setattr(module, name, empty)
+    # what earlier tests in this process solved, planned or built stays out (else a command finds it and calls nothing)
+    for module, name in ((solve, "_SPACES"), (solve, "_SPACE_ONLY"), (bulk, "_PLANS"), (policy, "_MAPPED"),
+                         (policy, "_BUILT"), (policy, "_DECIDERS"), (moments, "_MOMENTS"), (jointtable, "_TABLES"),
+                         (reach_seat, "_TABLES")):
+        monkeypatch.setattr(module, name, {})
     for helper in ("_parts", "_loops"):  # (winsweeps' sweeps compiled at use call its helpers compiled at use)
         monkeypatch.setattr(winsweeps, helper, numbajit.at_use(getattr(winsweeps, helper), winsweeps.SHIPPED[helper]))
     called, real = CALLED, shipped.load
