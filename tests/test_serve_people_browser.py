@@ -73,11 +73,22 @@ class Person:
         self.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+"))
         return self.page.url.split("/t/")[1].split("?")[0]
 
-    def write_best(self) -> None:
+    def write_best(self, may_lose_turn: bool = False) -> bool:
+        """Write the roll into the box worth most. may_lose_turn: a timer may hand the turn to the computer
+        at any moment (the buttons go before the click lands): then False, not an error."""
+        from playwright.sync_api import TimeoutError as Gone
         buttons = self.page.locator("#sheet button.write")
-        buttons.first.wait_for()
-        values = [sum(int(x) for x in t.split("+")) for t in buttons.all_inner_texts()]
-        buttons.nth(values.index(max(values))).click()
+        try:
+            buttons.first.wait_for()
+            values = [sum(int(x) for x in t.split("+")) for t in buttons.all_inner_texts()]
+            if not values:  # the turn passed between the wait and the read
+                raise Gone("the write buttons went away")
+            buttons.nth(values.index(max(values))).click()
+        except Gone:
+            if not may_lose_turn:
+                raise
+            return False
+        return True
 
     def close(self):
         self.context.close()
