@@ -45,7 +45,6 @@ def numba_cache_dir():
         return path if cachedir.verify_tree(path) else None
 
 
-
 def jit(function, signatures):
     """`function` compiled by numba for `signatures(numba)`, its machine code cached in rulebook's cache
     folder (never numba's default beside the installed source; nothing cached if that folder cannot be
