@@ -1,14 +1,22 @@
 """Actions as small values with a parse/format pair: `Keep((2, 2, 4))` ↔ "keep 2 2 4"."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..model.errors import IllegalActionError
+
+
+def _fields_only(self) -> tuple:
+    """Pickled and copied as its fields alone: the engine notes lookups on the actions its tables hand out
+    (`_Tables.keeps`, `_Tables.chance`), and they stay with the tables."""
+    return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 @dataclass(frozen=True)
 class Roll:
     """A chance outcome: the faces the rolled dice show (sorted)."""
+
+    __reduce__ = _fields_only
 
     faces: tuple[int, ...]
 
@@ -23,6 +31,8 @@ class Keep:
     With dice that differ, `groups` names each kept die's group (the same length as `dice`, group
     after group, each group's faces sorted): `Keep((3, 2), ("white", "red"))` ↔ "keep white:3 red:2".
     """
+
+    __reduce__ = _fields_only
 
     dice: tuple[int, ...]
     groups: tuple[str, ...] = ()
@@ -39,6 +49,8 @@ class Keep:
 class Stop:
     """Stop rolling: go on with the dice as they are."""
 
+    __reduce__ = _fields_only
+
     def __str__(self) -> str:
         return "stop"
 
@@ -47,6 +59,8 @@ class Stop:
 class RollOn:
     """At a bank step: do not bank, roll on (banking is `Stop`)."""
 
+    __reduce__ = _fields_only
+
     def __str__(self) -> str:
         return "roll on"
 
@@ -54,6 +68,8 @@ class RollOn:
 @dataclass(frozen=True)
 class Write:
     """Write the dice into a box."""
+
+    __reduce__ = _fields_only
 
     box: str
 
@@ -64,6 +80,8 @@ class Write:
 @dataclass(frozen=True)
 class Announce:
     """Announce the box (write target) this turn's write must go into; None: announce nothing."""
+
+    __reduce__ = _fields_only
 
     box: str | None
 

@@ -102,14 +102,19 @@ class Flow:
     def _at_write(self, op: Leaf) -> None:
         """Arriving at a write step the active player takes: some box must be able to take the dice."""
         self._options = None
-        bits = op.plan_bits
-        found = bits.get(self.dice) if bits is not None else None
-        if found is not None:  # a static plan: the writes it offers on the sheet (none: no box may take the dice)
-            self._plan, self._plan_bits = found
-            acting = self.acting
-            if not self._open_writes(self.player if acting is None else acting):
-                self._no_box(op)
-        elif not self._can_write(op):
+        slot = op.plan_slot
+        if slot is not None:  # a static plan (from the node of the dice, where it is known): some box of it must be open
+            node = self._node
+            found = (node[5][slot] if node[4] is self.dice else None) or self._t.static_plan(op, self.dice)
+            if found is not None:
+                self._plan, self._plan_bits = found
+                acting = self.acting
+                player = self.player if acting is None else acting
+                sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
+                if not found[1] & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player)):
+                    self._no_box(op)
+                return
+        if not self._can_write(op):
             self._no_box(op)
 
     def _next_turn(self, next_turn: tuple[Turns, Loop, int]) -> None:
@@ -133,7 +138,8 @@ class Flow:
             counters[loop.slot] = n
             self.player = 0
             leaf = loop.leaf
-        self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
+        self.dice = self.kept = self.held = ()
+        self.roll_number, self.announced = 0, None
         self.turns_begun += 1
         if self._turn_counters:
             self._turn_begins()

@@ -49,6 +49,7 @@ class Leaf:
     # a write with plans (a sheet of boxes): dice → (its static plan, the plan's boxes as a mask of `_Tables.bit`),
     # filled as rolls are met (`_Tables.static_plan`)
     plan_bits: dict | None = None
+    plan_slot: int | None = None  # a write with plans: where the node of the dice keeps its static plan (`_Tables.keeps`)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

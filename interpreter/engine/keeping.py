@@ -70,7 +70,7 @@ class Keeping:
             return self._rolled(op, action)
         if self._all is not None:  # a roll met for the first time: its node joins the table
             node = self._node = self._t.node_after(after, action.faces)
-            return node[5]
+            return node[4]
         return dice
 
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ from .actions import Action, Stop
 from ..model.errors import IllegalActionError
 from .program import ANNOUNCE, KEEP, ROLL, WRITE
 
-NO_NODE = (None,) * 6  # no node yet (see `_Tables.keeps`, `_Tables.after`): its [0] and [5] match no dice
+NO_NODE = (None,) * 6  # no node yet (see `_Tables.keeps`, `_Tables.after`): its [0] and [4] match no dice
 
 
 class Moves:
@@ -17,9 +17,10 @@ class Moves:
     def apply(self, action: Action) -> None:
         """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
         op = self._op
-        if op is None:
-            raise IllegalActionError("the game is over")
-        kind = op.kind
+        try:
+            kind = op.kind
+        except AttributeError:  # (no step is due)
+            raise IllegalActionError("the game is over") from None
         if kind is ROLL:
             if op.luck:
                 self._apply_luck_roll(op, action)
@@ -30,13 +31,14 @@ class Moves:
                 after = self._after
                 if after[0] is not self.kept:
                     after = self._after = self._t.after(self.kept) if self._all is not None else NO_NODE
-            try:
-                node = after[4].get(action.faces)
-            except (AttributeError, TypeError):
+            try:  # a roll the tables handed out: its node by its index (the roll must be that outcome itself)
+                i = action._i
+                node = after[4][i] if after[2][i] is action else None
+            except (AttributeError, TypeError, IndexError):
                 node = None
             if node is not None:
                 self._node = node
-                self.dice = node[5]
+                self.dice = node[4]
             else:
                 self.dice = self._dice_rolled(op, after, action)
             self.kept = ()
@@ -64,22 +66,23 @@ class Moves:
             self._run(op.after)
         elif kind is KEEP:
             if op.plain_keep:  # checked against the keeps of the roll alone
-                node = self._node
-                if node[5] is self.dice:  # the node of the dice: the action by its identity
-                    hit = node[4].get(id(action))  # (the entry holds its action: no other live object has its id)
-                    if hit is not None:
-                        kept = hit[1]
-                        if kept is not None:  # a legal keep that leaves some die to roll
-                            self.kept, self._after = kept, hit[2]
-                            nxt = op.next_leaf
-                            if nxt is not None:
-                                self._op = nxt
-                            else:
-                                self._run(op.after)
-                            return
-                        if op.can_stop:
-                            self._stop(op)
-                            return
+                try:  # an action of the node of the dice: it says what it does (see `_Tables.keeps`)
+                    at = action._at
+                except AttributeError:
+                    at = NO_NODE
+                if at[0] is self.dice:
+                    kept = at[1]
+                    if kept is not None:  # a legal keep that leaves some die to roll
+                        self.kept, self._after = kept, at[2]
+                        nxt = op.next_leaf
+                        if nxt is not None:
+                            self._op = nxt
+                        else:
+                            self._run(op.after)
+                        return
+                    if op.can_stop:
+                        self._stop(op)
+                        return
                 try:
                     keep = action.dice
                     entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)

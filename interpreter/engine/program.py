@@ -27,6 +27,7 @@ class _Tables:
         self.writes = {t: Write(t) for t in model.targets}
         self._keeps: dict[tuple[int, ...], tuple] = {}
         self._chance: dict[int, tuple] = {}
+        self._faces_at: dict[int, dict[tuple[int, ...], int]] = {}  # m → the sorted faces of m dice → their outcome's index
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
         self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
         self._after: dict[tuple[int, ...], tuple] = {}  # kept → rolling the others (see `after`)
@@ -46,7 +47,7 @@ class _Tables:
         # the sorted faces a roll of m dice may show, for m = 0 … n
         self.valid = [self.chance(m)[3] for m in range(model.n_dice + 1)]
         # drawing a roll with k dice kept: (cumulative weights, outcomes, total weight), for k = 0 … n
-        self.draw = [self.chance(model.n_dice - k)[1:3] + (self.chance(model.n_dice - k)[4],)
+        self.draw = [self.chance(model.n_dice - k)[1:3] + (float(self.chance(model.n_dice - k)[4]),)  # (float: x * total is a float product)
                      for k in range(model.n_dice + 1)]
         # dice that differ: a kept die is a code, group * faces + face, so that kept dice of several
         # groups are one sorted multiset (group after group, like a roll) and keeps are its sub-multisets
@@ -54,6 +55,7 @@ class _Tables:
         self.die_group = tuple(g for g, (c, _) in enumerate(model.groups) for _ in range(c))
         self.group_ids = tuple(g.id for g in model.dice_groups)
         self._group_chance: dict[tuple, tuple] = {}
+        self.plan_slots = 0  # the write leaves with plans (each node of dice keeps their static plans)
         self._compile_flow(model.flow)
 
     def _compile_flow(self, root: Step) -> None:
@@ -151,6 +153,7 @@ class _Tables:
                                  None if kind != ROLL or luck else [roll_all[1]] * (n + 1) if roll_all is not None
                                  else None if self.grouped else self.draw,
                                  plan_bits={} if plans is not None else None,
+                                 plan_slot=None if plans is None else self._next_plan_slot(),
                                  plain_write=kind == WRITE and not step.optional and step.by == "active"
                                  and not step.effects and self.model.end_if is None)
         for pc, op in enumerate(program):
@@ -177,6 +180,10 @@ class _Tables:
                         and type(loop) is Loop and loop.leaf is not None and loop.turn_start:
                     object.__setattr__(op, "next_turn", (turns, loop, op.after + 2))  # (known only now)
         self.program: list = final
+
+    def _next_plan_slot(self) -> int:
+        self.plan_slots += 1
+        return self.plan_slots - 1
 
     def precompute(self) -> "_Tables":
         """Fill every table now instead of on first use: the keeps of every roll, every roll beside
@@ -262,57 +269,64 @@ class _Tables:
             self._group_chance[kept] = entry
         return entry
 
-    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset, dict, tuple]:
+    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset, tuple]:
         """(legal actions when the step may stop, when it may not, the keepable sub-multisets, those
-        that leave some die to roll (with dice that differ, as codes); the node of the dice: its keep
-        actions by identity, `id(action)` → (action, kept dice, `after(kept)`), or (Stop, None, None)
-        (dice alike only), and the dice themselves).
+        that leave some die to roll (with dice that differ, as codes), the dice themselves, and the
+        static plan of each write leaf with plans (by `Leaf.plan_slot`: see `static_plan`; None
+        until found)): the node of a roll, for the engine's per-step fast paths.
 
-        An entry is the node of a roll for the engine's per-step fast paths: a state remembers the
-        node of its dice (`GameState._node`, valid while `node[5] is state.dice`), so a keep is
-        checked and carried out by one lookup of the action's identity instead of hashing dice."""
+        A state remembers the node of its dice (`GameState._node`, valid while `node[4] is state.dice`).
+        With dice alike, each action the node hands out carries what taking it does, `_at` = (the
+        node's dice, the kept dice, `after(kept)`), or (the dice, None, None) for Stop; so a keep is
+        checked and carried out by reading the action instead of hashing dice (an action of another
+        node, or one made elsewhere, fails the identity of the dice and is checked the long way)."""
         entry = self._keeps.get(dice)
         if entry is None:
             subs = sorted(sub_multisets(self.codes(dice) if self.grouped else dice), key=lambda k: (len(k), k))
             keeps = [self.keep_action(k) for k in subs]
             stop = Stop()
-            by_id: dict[int, tuple] = {}
             if not self.grouped:
-                by_id[id(stop)] = (stop, None, None)
+                object.__setattr__(stop, "_at", (dice, None, None))  # (a frozen value: noted beside its fields)
                 for k, action in zip(subs, keeps):
                     if len(k) < len(dice):
                         after = self.after(k)
-                        by_id[id(action)] = (action, after[0], after)  # (the kept dice as `after` holds them)
+                        object.__setattr__(action, "_at", (dice, after[0], after))  # (the kept dice as `after` holds them)
             entry = ([stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs),
-                     frozenset(k for k in subs if len(k) < len(dice)), by_id, dice)
+                     frozenset(k for k in subs if len(k) < len(dice)), dice, [None] * self.plan_slots)
             self._keeps[dice] = entry
         return entry
 
     def after(self, kept: tuple[int, ...]) -> tuple:
         """Rolling the dice not kept beside `kept` (dice alike): (kept, cumulative weights, rolls,
-        total weight, nodes) where `nodes[faces]` is, once met, the node (`keeps`) of the dice after
-        a roll of those sorted faces: the roll's outcomes as the engine draws them, each leading to its node."""
+        total weight, nodes) where `nodes[i]` is, once met, the node (`keeps`) of the dice after
+        `rolls[i]`, the i-th outcome of the roll as the engine draws them (each Roll of the
+        table carries its i as `_i`, see `chance`)."""
         entry = self._after.get(kept)
         if entry is None:
             cum, rolls, total = self.draw[len(kept)]
-            entry = self._after[kept] = (kept, cum, rolls, total, {})
+            entry = self._after[kept] = (kept, cum, rolls, total, [None] * len(rolls))
         return entry
 
     def node_after(self, after: tuple, faces: tuple[int, ...]) -> tuple:
         """The node of the dice after rolling these (valid, sorted) faces in `after` (remembered there)."""
         kept = after[0]
-        node = after[4][faces] = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
+        node = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
+        after[4][self._faces_at[len(faces)][faces]] = node
         return node
 
     def static_plan(self, op: Leaf, dice: tuple[int, ...]) -> tuple[dict, int] | None:
         """A write leaf's static plan for the dice (`Scorer.write_plan`) with its boxes as a mask of `bit`,
-        remembered in `op.plan_bits`; None if the plan is not static (or the leaf has no plans)."""
+        remembered in `op.plan_bits` and in the node of the dice; None if the plan is not static (or
+        not known yet, or the leaf has no plans)."""
         entry = op.plans.get(dice) if op.plans is not None else None
         if entry is None or not entry[0]:
             return None
         plan = entry[1]
         bit = self.bit
         found = op.plan_bits[dice] = (plan, sum(bit[b] for b in plan))
+        node = self._keeps.get(dice)
+        if node is not None:
+            node[5][op.plan_slot] = found
         return found
 
     def writes_in(self, mask: int) -> list[Write]:
@@ -374,6 +388,10 @@ class _Tables:
             else:
                 total, outs = faces ** m, outcomes(m, faces)
             rolls = [Roll(f) for f, _ in outs]
+            if not (self.model.grouped and m == self.model.n_dice):
+                for i, roll in enumerate(rolls):  # its index among the outcomes (see `after`)
+                    object.__setattr__(roll, "_i", i)  # (a frozen value: noted beside its fields)
+                self._faces_at[m] = {f: i for i, (f, _) in enumerate(outs)}
             # cumulative weights as floats (whole numbers, exact below 2**53): bisected at a float, compared fast
             entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], [float(c) for c in accumulate(w for _, w in outs)],
                      rolls, frozenset(f for f, _ in outs), total)

@@ -44,7 +44,7 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
                  "_writes", "_n_players", "_simple", "_all",  # fixed for the game
                  "sheets", "awards", "counter_values", "game_counters", "player", "acting", "_queue", "_written",
                  "dice", "kept", "held", "announced", "roll_number", "ended_by", "turns_begun", "_ending", "last_cell",
-                 "_counters", "_full", "_op", "_options", "_plan", "_plan_bits", "_choices", "_marks", "_node", "_after")
+                 "_counters", "_full", "_op", "_options", "_plan", "_plan_bits", "_marks", "_node", "_after")
 
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
@@ -86,13 +86,12 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
         self._plan_bits = 0  # with a static plan: its boxes as a mask (see `_Tables.static_plan`)
-        self._choices: tuple = _NO_MARK  # with a static plan: the writes it offers (see `_open_writes`)
         # a sheet of boxes: per player (sheet, its size, the mask of its filled boxes, see `_Tables.bit`),
         # valid while the player's sheet is that dict of that size (kept up to date by writes)
         self._marks: list[tuple] = [_NO_MARK] * len(players)
         # memos of the fast paths (dice alike), each checked by identity before use, so that any
         # other way of changing the dice or the kept dice simply misses them: the node of the dice
-        # (`_Tables.keeps`, valid while node[5] is self.dice), rolling beside the kept dice
+        # (`_Tables.keeps`, valid while node[4] is self.dice), rolling beside the kept dice
         # (`_Tables.after`, valid while its [0] is self.kept) and rolling all dice (None: dice that differ)
         self._node: tuple = _NO_NODE
         self._all = None if t.grouped else t.after(())
@@ -108,10 +107,10 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
             self._merge, self._writes, self._n_players, self._simple, self._all)
         (other.player, other.acting, other.dice, other.kept, other.held, other.announced, other.roll_number,
          other.ended_by, other.turns_begun, other._ending, other.last_cell, other._full, other._op, other._options,
-         other._plan, other._plan_bits, other._choices, other._node, other._after) = (
+         other._plan, other._plan_bits, other._node, other._after) = (
             self.player, self.acting, self.dice, self.kept, self.held, self.announced, self.roll_number,
             self.ended_by, self.turns_begun, self._ending, self.last_cell, self._full, self._op, self._options,
-            self._plan, self._plan_bits, self._choices, self._node, self._after)
+            self._plan, self._plan_bits, self._node, self._after)
         other.players = list(self.players)
         other.sheets = sheets = [dict(s) for s in self.sheets]
         other._marks = [(copy, size, bits) if old is mine else _NO_MARK  # (the masks of the copied sheets)
@@ -190,18 +189,19 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
                 entry = self._t.ruled_keeps(op.step, self.dice, self.held)
             else:
                 entry = self._node
-                if entry[5] is not self.dice:
+                if entry[4] is not self.dice:
                     entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
             return entry[op.keep_slot][:]  # a copy: the cached list stays as it is
         if kind is WRITE:
-            if self._plan is not None:  # the plan's open boxes (as found on arriving, unless the sheet changed)
+            if self._plan is not None:  # the boxes of the static plan still open on the sheet
                 acting = self.acting
                 player = self.player if acting is None else acting
-                found = self._choices
-                if found[0] is self.sheets[player] and found[1] == len(found[0]):
-                    out = found[2][:]  # a copy: the remembered list stays as it is
-                else:
-                    out = self._open_writes(player)[:]
+                sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
+                mask = self._plan_bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
+                try:
+                    out = self._t.open_writes[mask][:]  # a copy: the table's list stays as it is
+                except KeyError:
+                    out = self._t.writes_in(mask)[:]
             else:
                 out = list(map(self._writes.__getitem__, self._write_options()))
             if op.shared and op.step.optional and self._may_pass(op):

@@ -20,18 +20,15 @@ class Writing:
         return [c for c, _ in self._write_options().values()]
 
     def _apply_write(self, op: Leaf, action: Action) -> None:
-        try:
-            box = action.box
-        except AttributeError:
-            box = None
         acting = self.acting
         player = self.player if acting is None else acting
         sheet = self.sheets[player]
         plan = self._plan
-        if plan is not None:
-            option = None if box in sheet else plan.get(box)
-        else:
-            option = self._write_options().get(box)
+        try:
+            box = action.box
+            option = (None if box in sheet else plan[box]) if plan is not None else self._write_options()[box]
+        except (AttributeError, KeyError, TypeError):  # not a write of a box the dice may go into: checked below
+            option = None
         if option is None:
             box = self._check_write(op.step, action)
             option = self._write_options()[box]
@@ -44,7 +41,7 @@ class Writing:
             cell = box
             sheet[cell] = choice.points
             size = len(sheet)
-            mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_open_writes`)
+            mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_filled`)
             if mark[0] is sheet and mark[1] == size - 1:
                 self._marks[player] = (sheet, size, mark[2] | self._t.bit[cell])
         else:
@@ -55,8 +52,9 @@ class Writing:
         if size == self._n_boxes:
             self._full = self._all_filled()
         if op.plain_write:  # no effects, no end check: the next turn, or on
-            if op.next_turn is not None and self._ending is None:  # (a save may carry a game's end)
-                self._next_turn(op.next_turn)
+            next_turn = op.next_turn
+            if next_turn is not None and self._ending is None:  # (a save may carry a game's end)
+                self._next_turn(next_turn)
             else:
                 self._run(op.after)
             return
@@ -221,24 +219,22 @@ class Writing:
         self._plan = None
         return bool(self._write_options())
 
-    def _take_plan(self, found: tuple[dict, int], player: int) -> list[Action]:
+    def _take_plan(self, found: tuple[dict, int], player: int) -> int:
         """At a write with a static plan (and its mask of boxes, see `_Tables.static_plan`): the plan, and
-        the writes it offers on the player's sheet (those of its open boxes; none: no box may take the dice)."""
+        the mask of its boxes open on the player's sheet (0: no box may take the dice)."""
         self._plan, self._plan_bits = found
-        return self._open_writes(player)
+        return found[1] & ~self._filled(player)
 
-    def _open_writes(self, player: int) -> list[Action]:
-        """The writes the static plan offers on the player's sheet as it is now, remembered in `_choices`
-        as (sheet, its size, the writes): valid while the sheet is that dict of that size."""
+    def _filled(self, player: int) -> int:
+        """The mask of the player's filled boxes (see `_Tables.bit`), remembered in `_marks` as (sheet, its
+        size, the mask): valid while the player's sheet is that dict of that size (writes keep it up to date)."""
         sheet = self.sheets[player]
         mark = self._marks[player]
-        if mark[0] is not sheet or mark[1] != len(sheet):  # the sheet changed other than by a write
-            bit = self._t.bit
-            mark = self._marks[player] = (sheet, len(sheet), sum(bit.get(c, 0) for c in sheet))
-        mask = self._plan_bits & ~mark[2]
-        choices = self._t.open_writes.get(mask) or self._t.writes_in(mask)
-        self._choices = (sheet, mark[1], choices)
-        return choices
+        if mark[0] is sheet and mark[1] == len(sheet):
+            return mark[2]
+        bit = self._t.bit  # the sheet changed other than by a write
+        mark = self._marks[player] = (sheet, len(sheet), sum(bit.get(c, 0) for c in sheet))
+        return mark[2]
 
     def _announceable(self) -> list[str]:
         """The open targets the player may announce: those of the columns filled by announcement, or

@@ -1,7 +1,9 @@
 """How an expression sees the score sheet: box by box (SheetView), or cell by cell for columns and boxes used several times (CellView)."""
 from __future__ import annotations
 
+from itertools import repeat
 
+_ZEROS = repeat(0)  # (map(points.get, boxes, _ZEROS): each box's points, 0 where it is empty)
 
 
 class SheetView:
@@ -23,8 +25,7 @@ class SheetView:
         return self.points.get(box, 0)
 
     def total(self, section: str, boxes: tuple[str, ...]) -> int:
-        p = self.points
-        return sum(p.get(b, 0) for b in boxes)
+        return sum(map(self.points.get, boxes, _ZEROS))
 
     def open_count(self, section: str, boxes: tuple[str, ...]) -> int:
         p = self.points
