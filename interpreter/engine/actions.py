@@ -17,6 +17,7 @@ class Roll:
     """A chance outcome: the faces the rolled dice show (sorted)."""
 
     __reduce__ = _fields_only
+    _i = -1  # a Roll of the engine's tables: its index among the outcomes (see `_Tables.chance`); not one: -1
 
     faces: tuple[int, ...]
 
@@ -33,6 +34,7 @@ class Keep:
     """
 
     __reduce__ = _fields_only
+    _at = (None, None, None)  # a Keep a node of the engine's tables handed out: what it does (see `_Tables.keeps`)
 
     dice: tuple[int, ...]
     groups: tuple[str, ...] = ()
@@ -50,6 +52,7 @@ class Stop:
     """Stop rolling: go on with the dice as they are."""
 
     __reduce__ = _fields_only
+    _at = (None, None, None)  # (as Keep's)
 
     def __str__(self) -> str:
         return "stop"

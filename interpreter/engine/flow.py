@@ -117,34 +117,6 @@ class Flow:
         if not self._can_write(op):
             self._no_box(op)
 
-    def _next_turn(self, next_turn: tuple[Turns, Loop, int]) -> None:
-        """After a write that ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else
-        on from `exit_pc` (what `_run` does through the end of the each_player and of the repeat around it)."""
-        turns, loop, exit_pc = next_turn
-        counters = self._counters
-        full = self._full
-        n = counters[turns.slot] + 1
-        if n < self._n_players and not full:
-            counters[turns.slot] = n
-            self.player = n
-            leaf = turns.leaf
-        else:
-            counters[turns.slot] = 0
-            n = counters[loop.slot] + 1
-            if n >= loop.times or full:
-                counters[loop.slot] = 0
-                self._run(exit_pc)
-                return
-            counters[loop.slot] = n
-            self.player = 0
-            leaf = loop.leaf
-        self.dice = self.kept = self.held = ()
-        self.roll_number, self.announced = 0, None
-        self.turns_begun += 1
-        if self._turn_counters:
-            self._turn_begins()
-        self._op = leaf
-
     def _turn_begins(self) -> None:
         """A turn starts: the player's turn counters (`per: turn`) go back to their start values."""
         mine = self.counter_values[self.player]

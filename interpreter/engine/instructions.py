@@ -41,8 +41,9 @@ class Leaf:
     # a plain roll (no luck; of all dice, or of the dice not kept of dice alike): its draw table (cumulative
     # weights, rolls, total) by the number of dice kept (a roll of all dice: the same table at every index)
     draws: list | None
-    # a write (not shared) that ends a turn inside a repeat of rounds: (the end of the each_player, the end
-    # of the repeat, the instruction after it), so the next turn begins without a walk through the program
+    # a write (not shared) that ends a turn inside a repeat of rounds: (the pass counter of the each_player, that
+    # of the repeat, the repeat's passes, the leaves a new pass of each lands on, the instruction after the
+    # repeat), so the next turn begins without a walk through the program
     next_turn: tuple | None = None
     plain_write: bool = False  # a write one player takes, without effects, in a model without end_if
     loop: "Loop | None" = None  # with ends_repeat: the end of that repeat (the instruction after this one)

@@ -55,9 +55,18 @@ class Keeping:
             self._run(op.after)
 
     def _dice_rolled(self, op: Leaf, after: tuple, action: Action) -> tuple[int, ...]:
-        """The dice after a roll whose node `after` (see `_Tables.after`) has not met yet (it joins the
-        table, and is the state's node), or one given other than as sorted faces (checked)."""
-        try:  # a roll's sorted faces, as sample_chance and chance_outcomes give them: a lookup
+        """The dice after a roll the fast path of `apply` did not settle: dice alike, a roll whose node in
+        `after` (see `_Tables.after`) has not met yet (it joins the table, and is the state's node) or a
+        Roll made elsewhere (its sorted faces looked up); dice that differ; or faces to check."""
+        if self._all is not None:  # dice alike: the outcome with these faces, if they are a roll of the dice not kept
+            try:
+                i = self._t.faces_at[self.model.n_dice - len(after[0])].get(action.faces)
+            except (AttributeError, TypeError, KeyError):
+                i = None
+            if i is not None:
+                node = self._node = after[4][i] or self._t.node_after(after, action.faces)
+                return node[4]
+        try:  # dice that differ: a roll's faces, group after group, as sample_chance and chance_outcomes give them
             if op.all_dice:
                 dice = action.faces
                 if dice not in op.roll_all[0]:
@@ -66,12 +75,7 @@ class Keeping:
                 dice = self._merge[self.kept].get(action.faces)
         except (AttributeError, TypeError, KeyError):
             dice = None
-        if dice is None:
-            return self._rolled(op, action)
-        if self._all is not None:  # a roll met for the first time: its node joins the table
-            node = self._node = self._t.node_after(after, action.faces)
-            return node[4]
-        return dice
+        return self._rolled(op, action) if dice is None else dice
 
     def _rolled(self, op: tuple, action: Action) -> tuple[int, ...]:
         """The dice after a roll given other than as sorted faces (checked: IllegalActionError)."""

@@ -109,7 +109,7 @@ class Moves:
                     legal = False
                 self._take_keep(op, keep if legal else self._check_keep(op, action))
         elif kind is WRITE:
-            if type(action) is Stop and op.step.optional:
+            if not op.plain_write and type(action) is Stop and op.step.optional:
                 if not self._may_pass(op):
                     raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
                 self._next_actor(op)

@@ -27,7 +27,7 @@ class _Tables:
         self.writes = {t: Write(t) for t in model.targets}
         self._keeps: dict[tuple[int, ...], tuple] = {}
         self._chance: dict[int, tuple] = {}
-        self._faces_at: dict[int, dict[tuple[int, ...], int]] = {}  # m → the sorted faces of m dice → their outcome's index
+        self.faces_at: dict[int, dict[tuple[int, ...], int]] = {}  # m → the sorted faces of m dice → their outcome's index
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
         self._ruled: dict[tuple, tuple] = {}  # (keep step id, dice, held) → its keeps (see `ruled_keeps`)
         self._after: dict[tuple[int, ...], tuple] = {}  # kept → rolling the others (see `after`)
@@ -178,7 +178,8 @@ class _Tables:
                 turns, loop = final[op.after], final[op.after + 1]
                 if type(turns) is Turns and turns.leaf is not None and not turns.turn_start \
                         and type(loop) is Loop and loop.leaf is not None and loop.turn_start:
-                    object.__setattr__(op, "next_turn", (turns, loop, op.after + 2))  # (known only now)
+                    object.__setattr__(op, "next_turn", (turns.slot, loop.slot, loop.times, turns.leaf, loop.leaf,
+                                                         op.after + 2))  # (known only now)
         self.program: list = final
 
     def _next_plan_slot(self) -> int:
@@ -311,7 +312,7 @@ class _Tables:
         """The node of the dice after rolling these (valid, sorted) faces in `after` (remembered there)."""
         kept = after[0]
         node = self.keeps(self.merge.get(kept, {}).get(faces) or self.merged(kept, faces))
-        after[4][self._faces_at[len(faces)][faces]] = node
+        after[4][self.faces_at[len(faces)][faces]] = node
         return node
 
     def static_plan(self, op: Leaf, dice: tuple[int, ...]) -> tuple[dict, int] | None:
@@ -391,7 +392,7 @@ class _Tables:
             if not (self.model.grouped and m == self.model.n_dice):
                 for i, roll in enumerate(rolls):  # its index among the outcomes (see `after`)
                     object.__setattr__(roll, "_i", i)  # (a frozen value: noted beside its fields)
-                self._faces_at[m] = {f: i for i, (f, _) in enumerate(outs)}
+                self.faces_at[m] = {f: i for i, (f, _) in enumerate(outs)}
             # cumulative weights as floats (whole numbers, exact below 2**53): bisected at a float, compared fast
             entry = ([(r, w / total) for r, (_, w) in zip(rolls, outs)], [float(c) for c in accumulate(w for _, w in outs)],
                      rolls, frozenset(f for f, _ in outs), total)

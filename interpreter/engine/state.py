@@ -191,7 +191,7 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
                 entry = self._node
                 if entry[4] is not self.dice:
                     entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
-            return entry[op.keep_slot][:]  # a copy: the cached list stays as it is
+            return entry[op.keep_slot].copy()  # a copy: the cached list stays as it is
         if kind is WRITE:
             if self._plan is not None:  # the boxes of the static plan still open on the sheet
                 acting = self.acting
@@ -199,9 +199,9 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
                 sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
                 mask = self._plan_bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
                 try:
-                    out = self._t.open_writes[mask][:]  # a copy: the table's list stays as it is
+                    out = self._t.open_writes[mask].copy()  # a copy: the table's list stays as it is
                 except KeyError:
-                    out = self._t.writes_in(mask)[:]
+                    out = self._t.writes_in(mask).copy()
             else:
                 out = list(map(self._writes.__getitem__, self._write_options()))
             if op.shared and op.step.optional and self._may_pass(op):

@@ -51,24 +51,43 @@ class Writing:
         self.last_cell = cell
         if size == self._n_boxes:
             self._full = self._all_filled()
-        if op.plain_write:  # no effects, no end check: the next turn, or on
-            next_turn = op.next_turn
-            if next_turn is not None and self._ending is None:  # (a save may carry a game's end)
-                self._next_turn(next_turn)
-            else:
-                self._run(op.after)
+        if not op.plain_write:  # (plain: no effects, no end check)
+            if op.shared:  # effects and the end check after the last player
+                self._written.append((player, box))
+                self._next_actor(op)
+                return
+            if op.effects:
+                self._apply_effects(op.step, box)
+            if self.model.end_if is not None and self._ends(player, box):
+                return
+        next_turn = op.next_turn
+        if next_turn is None or self._ending is not None:  # (a save may carry a game's end)
+            self._run(op.after)
             return
-        if op.shared:  # effects and the end check after the last player
-            self._written.append((player, box))
-            self._next_actor(op)
-            return
-        if op.effects:
-            self._apply_effects(op.step, box)
-        if self.model.end_if is None or not self._ends(player, box):
-            if op.next_turn is None or self._ending is not None:
-                self._run(op.after)
-            else:
-                self._next_turn(op.next_turn)
+        # the write ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else on after
+        # the repeat of rounds (what `_run` does through the end of the each_player and of the repeat)
+        turns, rounds, times, leaf, round_leaf, exit_pc = next_turn
+        counters = self._counters
+        n = counters[turns] + 1
+        if n < self._n_players and not self._full:
+            counters[turns] = n
+            self.player = n
+        else:
+            counters[turns] = 0
+            n = counters[rounds] + 1
+            if n >= times or self._full:
+                counters[rounds] = 0
+                self._run(exit_pc)
+                return
+            counters[rounds] = n
+            self.player = 0
+            leaf = round_leaf
+        self.dice = self.kept = self.held = ()
+        self.roll_number, self.announced = 0, None
+        self.turns_begun += 1
+        if self._turn_counters:
+            self._turn_begins()
+        self._op = leaf
 
     def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:
         """A step's effects, in order: counters of the writer, of every other player or of all
