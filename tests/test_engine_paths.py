@@ -118,3 +118,27 @@ def test_the_remembered_node_follows_dice_set_by_hand():
     state.kept = (6, 6, 6)  # by hand: the roll lands beside these
     state.apply(Roll((1, 2)))
     assert state.dice == (1, 2, 6, 6, 6) and state.roll_number == 2
+
+
+def test_actions_the_tables_hand_out_travel_as_their_fields_alone():
+    """The engine notes on the actions its tables hand out what taking them does (a keep's `_at`, a roll's
+    `_i`); a copy or a pickle carries the fields alone, and a roll of the tables for another number of
+    dice than is due is checked and refused, not looked up by its index."""
+    import copy
+    import pickle
+
+    from rulebook.interpreter.model.errors import IllegalActionError
+    model = load_model("yahtzee")
+    state = GameState(model, ["Ann"])
+    state.apply(Roll((1, 2, 3, 4, 5)))
+    keep = next(a for a in state.legal_actions() if isinstance(a, Keep) and a.dice == (2, 4))
+    assert "_at" in vars(keep)
+    for other in (copy.copy(keep), copy.deepcopy(keep), pickle.loads(pickle.dumps(keep))):
+        assert other == keep and "_at" not in vars(other)
+    state.apply(keep)  # three dice are due
+    two, three = tables(model).chance(2)[2][5], tables(model).chance(3)[2][5]
+    assert two._i == three._i == 5
+    with pytest.raises(IllegalActionError):
+        state.apply(two)
+    state.apply(three)
+    assert state.dice == tuple(sorted((2, 4) + three.faces)) and state.roll_number == 2
