@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..model import cachedir
-from . import kernel, kernelplan, tablefile
+from . import kernel, kernelplan, settled, tablefile
 from .abstraction import NotSolvable
 from ..model.errors import Message, Number, RulebookError
 
@@ -369,6 +369,7 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
     layer = space.n
     try:
         kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers fork
+        settled.plan(space)
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
@@ -386,21 +387,26 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
                     del cp.done[k]
             if layer == space.n:
                 V[idx] = space.end_values(masks, feats)
-            elif pool is None:
-                step = batch_size(space)
-                for lo in range(0, len(masks), step):
-                    _solve_chunk(space, V, masks[lo:lo + step], feats[lo:lo + step], idx[lo:lo + step])
-                    if progress:
-                        progress(done_work + weight[layer] * min(len(masks), lo + step) // len(masks), total_work)
             else:
-                step = max(TURN_CHUNK, min(batch_size(space), -(-len(masks) // (4 * limits.jobs))))
-                tasks = [(masks[lo:lo + step], feats[lo:lo + step], idx[lo:lo + step])
-                         for lo in range(0, len(masks), step)]
-                solved = 0
-                for n in pool.imap_unordered(_work, tasks):
-                    solved += n
-                    if progress:
-                        progress(done_work + weight[layer] * solved // len(masks), total_work)
+                alone, to, source = settled.split(space, masks, feats, idx)  # settled totals: solved once
+                whole = len(masks)
+                masks, feats, sidx = masks[alone], feats[alone], idx[alone]
+                if pool is None:
+                    step = batch_size(space)
+                    for lo in range(0, len(masks), step):
+                        _solve_chunk(space, V, masks[lo:lo + step], feats[lo:lo + step], sidx[lo:lo + step])
+                        if progress:
+                            progress(done_work + weight[layer] * min(len(masks), lo + step) // whole, total_work)
+                else:
+                    step = max(TURN_CHUNK, min(batch_size(space), -(-len(masks) // (4 * limits.jobs))))
+                    tasks = [(masks[lo:lo + step], feats[lo:lo + step], sidx[lo:lo + step])
+                             for lo in range(0, len(masks), step)]
+                    solved = 0
+                    for n in pool.imap_unordered(_work, tasks):
+                        solved += n
+                        if progress:
+                            progress(done_work + weight[layer] * solved // whole, total_work)
+                V[to] = V[source]
             done_work += weight[layer]
             if cp is not None:
                 cp.finish_layer(layer, idx)
