@@ -259,7 +259,30 @@ def _solve_chunk_by_box(space: "Space", V, masks: np.ndarray, feats: np.ndarray,
     return out
 
 
-_JOB: dict = {}  # what forked workers inherit: the space and the table
+_JOB: dict = {}  # what forked workers inherit (or threads share): the space and the table
+
+
+class _Threads:
+    """Worker threads with the part of `multiprocessing.Pool` that `run` uses (for a kernel that releases the GIL)."""
+
+    def __init__(self, jobs: int):
+        from concurrent.futures import ThreadPoolExecutor
+        self.executor = ThreadPoolExecutor(jobs, thread_name_prefix="rulebook-solve")
+
+    def imap_unordered(self, function, tasks):
+        from concurrent.futures import as_completed
+        for done in as_completed([self.executor.submit(function, task) for task in tasks]):
+            yield done.result()
+
+    def kill(self) -> None:
+        """Drop the chunks not started (the running ones end in a moment: a chunk is short)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        pass
+
+    def join(self) -> None:
+        self.executor.shutdown(wait=True)
 
 
 def _work(task: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
@@ -359,22 +382,25 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
     weight = [counts[k] * (space.n - k + 1) for k in range(space.n + 1)]  # work grows with open boxes
     total_work, done_work = sum(weight), 0
     cp = Checkpoint(checkpoint[0], checkpoint[1], space.entries, warn) if checkpoint else None
+    # the compiled kernel releases the GIL: several jobs are threads sharing the table (nothing forked,
+    # pickled or copied); the numpy kernel and the box-by-box path run in forked worker processes
+    threads = limits.jobs > 1 and kernel.compiled() is not None and kernelplan.plan(space) is not None
     if cp is not None:
         V = cp.V
-    elif limits.jobs > 1:
+    elif limits.jobs > 1 and not threads:
         V = _shared(space.entries)
     else:
         V = np.full(space.entries, np.nan)
     pool = None
     layer = space.n
     try:
-        kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers fork
+        kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers start
         settled.plan(space)
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
             from ..model.workers import pool as quiet_pool
-            pool = quiet_pool(limits.jobs)
+            pool = _Threads(limits.jobs) if threads else quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
             masks, feats = space.level(layer)
             idx = space.index(masks, feats)
