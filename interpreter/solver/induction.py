@@ -3,9 +3,11 @@ filled-box count (from the full sheet back to the empty one), on one or more cor
 checkpoint after every layer so an interrupted solve resumes where it stopped.
 
 States with the same number of filled boxes only read fuller sheets, so a layer is split into
-chunks that worker processes (forked, sharing the table) solve independently. The table is an
-array in memory, an anonymous shared mapping (several jobs, no cache) or a memory-mapped `.npy`
-in the cache directory (the checkpoint; it may be larger than memory).
+chunks that workers solve independently: threads when the compiled kernel runs them (it releases
+the GIL), else forked processes sharing the table. States whose tracked totals are settled
+(`settled.py`) are not solved but copied. The table is an array in memory, an anonymous shared
+mapping (worker processes, no cache) or a memory-mapped `.npy` in the cache directory (the
+checkpoint; it may be larger than memory).
 """
 from __future__ import annotations
 

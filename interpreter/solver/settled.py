@@ -82,31 +82,33 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
 
     Every settled state copies the state with the same sheet whose settled totals are their smallest
     value in the layer for that sheet (which the layer has: its states are every combination of the
-    features' reachable values); the others are solved."""
+    features' reachable values; checked all the same); the others are solved."""
     totals = plan(space)
     S = len(masks)
     solve = np.ones(S, dtype=bool)
     if not totals or not S:
         return solve, idx[:0], idx[:0]
-    rep = feats.copy()
-    settled_any = np.zeros(S, dtype=bool)
     starts = np.flatnonzero(np.r_[True, masks[1:] != masks[:-1]])  # the layer is ordered by code
-    for i, c, adds in totals:
-        most = np.zeros(S, dtype=np.int64)
+    sheets, counts = masks[starts], np.diff(np.r_[starts, S])
+    settled = []
+    for i, c, adds in totals:  # per sheet: the most its open units add; per state: settled or not
+        most = np.zeros(len(sheets), dtype=np.int64)
         for u, add in adds:
             if add:
-                most += add * (space.uses[u] - np.asarray(space.count(masks, u), dtype=np.int64))
-        settled = feats[:, i] + most <= c
-        if not settled.any():
-            continue
-        smallest = np.minimum.reduceat(feats[:, i], starts)
-        smallest = np.repeat(smallest, np.diff(np.r_[starts, S]))
-        rep[:, i] = np.where(settled, smallest, feats[:, i])
-        settled_any |= settled
-    src = space.index(masks, rep)
-    order = np.argsort(idx, kind="stable")
+                most += add * (space.uses[u] - np.asarray(space.count(sheets, u), dtype=np.int64))
+        settled.append(feats[:, i] + np.repeat(most, counts) <= c)
+    some = np.flatnonzero(np.logical_or.reduce(settled))
+    if not len(some):
+        return solve, idx[:0], idx[:0]
+    rep = feats[some]
+    for (i, _, _), down in zip(totals, settled):
+        smallest = np.repeat(np.minimum.reduceat(feats[:, i], starts), counts)
+        rep[:, i] = np.where(down[some], smallest[some], rep[:, i])
+    src = space.index(masks[some], rep)
+    ordered = bool(np.all(idx[1:] > idx[:-1]))
+    order = None if ordered else np.argsort(idx, kind="stable")
     pos = np.minimum(np.searchsorted(idx, src, sorter=order), S - 1)
-    there = idx[order[pos]] == src
-    copy = settled_any & there & (src != idx)
-    solve[copy] = False
-    return solve, idx[copy], src[copy]
+    there = (idx[pos] if ordered else idx[order[pos]]) == src
+    copy = there & (src != idx[some])
+    solve[some[copy]] = False
+    return solve, idx[some[copy]], src[copy]
