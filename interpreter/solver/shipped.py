@@ -21,8 +21,8 @@ their loops are a little slower than numba's for this machine; the numbers are t
 `LEVELS` (the solver's kernel, where a solve spends its time) also get an extension for x86-64's
 level v4 (`_kernel_aot_x86_64_v4`: AVX-512, its masks), used on a CPU that has the level's features
 (`cpu_levels`) and checked as the generic one is: wider vectors for the same operations in the same
-order (numba contracts no multiply-add), so the same numbers bit for bit; a fifth less time for
-Yatzy's table on an AMD EPYC (Zen 4). Not level v3 (AVX2): there LLVM turns the kernel's running
+order (numba contracts no multiply-add), so the same numbers bit for bit; a fifth less kernel time
+on an AMD EPYC (Zen 4). Not level v3 (AVX2): there LLVM turns the kernel's running
 maxima into masked stores (vmaskmovpd), which AMD's cores run slowly: twice the generic time.
 """
 from __future__ import annotations
