@@ -42,15 +42,17 @@ def _extensions() -> list:
         return []
     out = []
     for name in shipped.MODULES:
-        try:
-            module = _solver(name)
-            if "editable_wheel" in sys.argv and build.current(module, HERE):
-                continue  # `make test` reinstalls each time: an extension built from this very source is kept
-            ext = build.extension(module)
-            ext.depends = [str(Path(d).resolve().relative_to(ROOT)) for d in ext.depends]  # (sdists want them relative)
-            out.append(ext)
-        except Exception as exc:  # a module the build cannot import, or numba refuses
-            _warn(f"solver/{name}.py", exc)
+        levels = [level for level in shipped.LEVELS.get(name, ()) if level in shipped.build_levels()]
+        for cpu in ["", *levels]:  # the generic CPU's, and the kernel's for wider vectors (shipped.LEVELS)
+            try:
+                module = _solver(name)
+                if "editable_wheel" in sys.argv and build.current(module, HERE, cpu):
+                    continue  # `make test` reinstalls each time: an extension built from this very source is kept
+                ext = build.extension(module, cpu)
+                ext.depends = [str(Path(d).resolve().relative_to(ROOT)) for d in ext.depends]  # (sdists want them relative)
+                out.append(ext)
+            except Exception as exc:  # a module the build cannot import, or numba refuses
+                _warn(f"solver/{name}.py" + (f" for {cpu}" if cpu else ""), exc)
     return out
 
 

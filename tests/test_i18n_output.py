@@ -6,7 +6,7 @@ from rich.progress import Progress
 
 from rulebook.tools.cli import main
 from rulebook.tools.i18n import number, options_text, percent
-from rulebook.tools.progress import _Count
+from rulebook.tools.progress import _count_column
 from rulebook.interpreter import load_model
 
 
@@ -22,11 +22,11 @@ def test_option_values_by_name_not_by_id():
 
 
 def test_progress_shows_no_none_before_the_total_is_known():
-    with Progress(_Count()) as bar:
+    with Progress(_count_column()) as bar:
         task = bar.add_task("x", total=None)
-        assert str(_Count().render(bar.tasks[task])) == ""
+        assert str(_count_column().render(bar.tasks[task])) == ""
         bar.update(task, completed=3, total=8)
-        assert str(_Count().render(bar.tasks[task])) == "3/8"
+        assert str(_count_column().render(bar.tasks[task])) == "3/8"
 
 
 def test_a_resumed_game_speaks_the_language_it_was_saved_in(tmp_path, monkeypatch, capsys):

@@ -59,6 +59,40 @@ def test_the_shipped_kernel_gives_the_numbers_of_the_compiled_at_use_one_bit_for
         assert np.array_equal(outs[0], outs[1]) and np.array_equal(outs[0], slow)
 
 
+@pytest.mark.parametrize("cpu", [c for name in shipped.LEVELS for c in shipped.LEVELS[name]])
+def test_the_kernel_for_a_wider_cpu_gives_the_generic_numbers_bit_for_bit(cpu, monkeypatch):
+    source = Path(kernel.__file__)
+    wide = shipped.extension(kernel.__package__, "kernel", source, cpu)
+    if wide is None or cpu not in shipped.cpu_levels():
+        pytest.skip(f"no kernel built for {cpu}, or this CPU cannot run it")
+    generic = shipped.extension(kernel.__package__, "kernel", source, "")
+    assert shipped.extension(kernel.__package__, "kernel", source) is wide  # the one a solve loads here
+    space = Space(load_model("yahtzee", {}))
+    plan = kernelplan.plan(space)
+    V = np.random.default_rng(3).random(space.entries) * 300
+    for k in (space.n - 1, space.n // 2, 1):
+        masks, feats = space.level(k)
+        batch = plan.batch(masks[:700], feats[:700])  # (more than a block of states: a partial last block)
+        outs = []
+        for ext in (generic, wide):
+            monkeypatch.setattr(kernel, "_COMPILED", shipped.checked("_solve_states", [ext.solve_states_0],
+                                                                     kernel.SHIPPED["_solve_states"]))
+            outs.append(np.empty(len(batch.base[0])))
+            assert kernel.solve_states(V, plan.write, plan.turn, batch, outs[-1], use="numba") == 0
+        assert np.array_equal(outs[0], outs[1])
+
+
+def test_a_cpu_runs_a_level_only_with_every_feature_of_it_and_of_the_levels_below():
+    v2 = {"cx16", "lahf_lm", "popcnt", "sse4_1", "sse4_2", "ssse3"}
+    v3 = v2 | {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}
+    v4 = v3 | {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}
+    assert shipped.cpu_levels(v4) == {"x86-64-v2", "x86-64-v3", "x86-64-v4"}
+    assert shipped.cpu_levels(v4 - {"avx512vl"}) == {"x86-64-v2", "x86-64-v3"}
+    assert shipped.cpu_levels(v4 - {"fma"}) == {"x86-64-v2"}
+    assert shipped.cpu_levels(set()) == set()
+    assert shipped.build_levels("aarch64") == () and "x86-64-v4" in shipped.build_levels("x86_64")
+
+
 @pytest.mark.parametrize("args", [["solve", "yacht", "--json"], ["play", "yacht", "--players", "a:optimal", "--seed", "1"]],
                          ids=["solve", "play"])
 def test_a_first_run_with_the_shipped_loops_compiles_nothing_and_imports_no_numba(args, tmp_path):

@@ -10,19 +10,18 @@ import sys
 import time
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.progress import (BarColumn, Progress, ProgressColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn,
-                           TimeRemainingColumn)
-from rich.text import Text
 
+def _count_column():
+    """A column of '12/40' once the total is known, nothing before (never '0/None')."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
 
-class _Count(ProgressColumn):
-    """'12/40' once the total is known, nothing before (never '0/None')."""
-
-    def render(self, task) -> Text:
-        if task.total is None:
-            return Text("")
-        return Text(f"{task.completed:.0f}/{task.total:.0f}")
+    class Count(ProgressColumn):
+        def render(self, task) -> Text:
+            if task.total is None:
+                return Text("")
+            return Text(f"{task.completed:.0f}/{task.total:.0f}")
+    return Count()
 
 
 @contextmanager
@@ -38,8 +37,10 @@ def progress_bar(label: str, force: bool = False, eta: bool = False):
         else:
             yield _lines(label)
         return
+    from rich.console import Console  # (rich only for a bar: a log or a pipe never imports it)
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     columns = ((TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn()) if eta else
-               (_Count(), TimeElapsedColumn()))
+               (_count_column(), TimeElapsedColumn()))
     with Progress(TextColumn(label), BarColumn(), *columns, console=Console(stderr=True, markup=False), transient=True) as bar:
         task = bar.add_task(label, total=None)
 

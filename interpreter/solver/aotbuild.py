@@ -31,16 +31,18 @@ def _flags_as_at_use() -> None:
     pycc.Flags = Flags
 
 
-def extension(module):
-    """The setuptools extension that compiles `module`'s `SHIPPED` functions ahead of time."""
+def extension(module, cpu: str = ""):
+    """The setuptools extension that compiles `module`'s `SHIPPED` functions ahead of time, for the CPU
+    level `cpu` (an LLVM CPU name such as x86-64-v3; '' for the platform's generic CPU)."""
     import numba
     from numba.pycc import CC
     _flags_as_at_use()
     name = module.__name__.rpartition(".")[2]
-    cc = CC(shipped.extension_name(name), source_module=module)
+    cc = CC(shipped.extension_name(name, cpu), source_module=module)
+    cc.target_cpu = cpu
     value = shipped.stamp(Path(module.__file__).read_bytes())
     cc.export("stamp", "i8()")(lambda: value)
-    plain = {f: getattr(module, f) for f in module.SHIPPED}
+    plain = {f: getattr(getattr(module, f), "py_func", getattr(module, f)) for f in module.SHIPPED}  # (once more per CPU)
     for f, function in plain.items():  # (compiled when first called from another, for its argument types)
         setattr(module, f, numba.njit(nogil=True, error_model="numpy")(function))
     for f, specs in module.SHIPPED.items():
@@ -49,10 +51,10 @@ def extension(module):
     return cc.distutils_extension(optional=True)
 
 
-def current(module, folder: Path) -> bool:
-    """Whether `folder` (the source tree of an editable install) has `module`'s extension built from it."""
+def current(module, folder: Path, cpu: str = "") -> bool:
+    """Whether `folder` (the source tree of an editable install) has `module`'s extension (for `cpu`) built from it."""
     import importlib.util
-    name = shipped.extension_name(module.__name__.rpartition(".")[2])
+    name = shipped.extension_name(module.__name__.rpartition(".")[2], cpu)
     built = folder / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
     if not built.exists():
         return False

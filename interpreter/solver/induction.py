@@ -3,9 +3,11 @@ filled-box count (from the full sheet back to the empty one), on one or more cor
 checkpoint after every layer so an interrupted solve resumes where it stopped.
 
 States with the same number of filled boxes only read fuller sheets, so a layer is split into
-chunks that worker processes (forked, sharing the table) solve independently. The table is an
-array in memory, an anonymous shared mapping (several jobs, no cache) or a memory-mapped `.npy`
-in the cache directory (the checkpoint; it may be larger than memory).
+chunks that workers solve independently: threads when the compiled kernel runs them (it releases
+the GIL), else forked processes sharing the table. States whose tracked totals are settled
+(`settled.py`) are not solved but copied. The table is an array in memory, an anonymous shared
+mapping (worker processes, no cache) or a memory-mapped `.npy` in the cache directory (the
+checkpoint; it may be larger than memory).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..model import cachedir
-from . import kernel, kernelplan, tablefile
+from . import kernel, kernelplan, settled, tablefile
 from .abstraction import NotSolvable
 from ..model.errors import Message, Number, RulebookError
 
@@ -259,7 +261,30 @@ def _solve_chunk_by_box(space: "Space", V, masks: np.ndarray, feats: np.ndarray,
     return out
 
 
-_JOB: dict = {}  # what forked workers inherit: the space and the table
+_JOB: dict = {}  # what forked workers inherit (or threads share): the space and the table
+
+
+class _Threads:
+    """Worker threads with the part of `multiprocessing.Pool` that `run` uses (for a kernel that releases the GIL)."""
+
+    def __init__(self, jobs: int):
+        from concurrent.futures import ThreadPoolExecutor
+        self.executor = ThreadPoolExecutor(jobs, thread_name_prefix="rulebook-solve")
+
+    def imap_unordered(self, function, tasks):
+        from concurrent.futures import as_completed
+        for done in as_completed([self.executor.submit(function, task) for task in tasks]):
+            yield done.result()
+
+    def kill(self) -> None:
+        """Drop the chunks not started (the running ones end in a moment: a chunk is short)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        pass
+
+    def join(self) -> None:
+        self.executor.shutdown(wait=True)
 
 
 def _work(task: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
@@ -359,21 +384,25 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
     weight = [counts[k] * (space.n - k + 1) for k in range(space.n + 1)]  # work grows with open boxes
     total_work, done_work = sum(weight), 0
     cp = Checkpoint(checkpoint[0], checkpoint[1], space.entries, warn) if checkpoint else None
+    # the compiled kernel releases the GIL: several jobs are threads sharing the table (nothing forked,
+    # pickled or copied); the numpy kernel and the box-by-box path run in forked worker processes
+    threads = limits.jobs > 1 and kernel.compiled() is not None and kernelplan.plan(space) is not None
     if cp is not None:
         V = cp.V
-    elif limits.jobs > 1:
+    elif limits.jobs > 1 and not threads:
         V = _shared(space.entries)
     else:
         V = np.full(space.entries, np.nan)
     pool = None
     layer = space.n
     try:
-        kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers fork
+        kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers start
+        settled.plan(space)
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
             from ..model.workers import pool as quiet_pool
-            pool = quiet_pool(limits.jobs)
+            pool = _Threads(limits.jobs) if threads else quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
             masks, feats = space.level(layer)
             idx = space.index(masks, feats)
@@ -386,21 +415,26 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
                     del cp.done[k]
             if layer == space.n:
                 V[idx] = space.end_values(masks, feats)
-            elif pool is None:
-                step = batch_size(space)
-                for lo in range(0, len(masks), step):
-                    _solve_chunk(space, V, masks[lo:lo + step], feats[lo:lo + step], idx[lo:lo + step])
-                    if progress:
-                        progress(done_work + weight[layer] * min(len(masks), lo + step) // len(masks), total_work)
             else:
-                step = max(TURN_CHUNK, min(batch_size(space), -(-len(masks) // (4 * limits.jobs))))
-                tasks = [(masks[lo:lo + step], feats[lo:lo + step], idx[lo:lo + step])
-                         for lo in range(0, len(masks), step)]
-                solved = 0
-                for n in pool.imap_unordered(_work, tasks):
-                    solved += n
-                    if progress:
-                        progress(done_work + weight[layer] * solved // len(masks), total_work)
+                alone, to, source = settled.split(space, masks, feats, idx)  # settled totals: solved once
+                whole = len(masks)
+                masks, feats, sidx = masks[alone], feats[alone], idx[alone]
+                if pool is None:
+                    step = batch_size(space)
+                    for lo in range(0, len(masks), step):
+                        _solve_chunk(space, V, masks[lo:lo + step], feats[lo:lo + step], sidx[lo:lo + step])
+                        if progress:
+                            progress(done_work + weight[layer] * min(len(masks), lo + step) // whole, total_work)
+                else:
+                    step = max(TURN_CHUNK, min(batch_size(space), -(-len(masks) // (4 * limits.jobs))))
+                    tasks = [(masks[lo:lo + step], feats[lo:lo + step], sidx[lo:lo + step])
+                             for lo in range(0, len(masks), step)]
+                    solved = 0
+                    for n in pool.imap_unordered(_work, tasks):
+                        solved += n
+                        if progress:
+                            progress(done_work + weight[layer] * solved // whole, total_work)
+                V[to] = V[source]
             done_work += weight[layer]
             if cp is not None:
                 cp.finish_layer(layer, idx)

@@ -292,13 +292,22 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                 A[K, j] = neg
             for s in range(1, n + 1):
                 for k in range(size_start[s], size_start[s + 1]):
-                    for c in range(C):
-                        m = removes[k, c]
-                        if m == K:  # padding: this keep has fewer distinct faces
+                    for c in range(0, C, 4):  # four keeps at a time, the maximum held in a register (the same
+                        m0 = removes[k, c]    # comparisons in the same order; row K is -inf, which changes nothing)
+                        if m0 == K:  # padding: this keep has fewer distinct faces
                             break
+                        m1 = removes[k, c + 1] if c + 1 < C else K
+                        m2 = removes[k, c + 2] if c + 2 < C else K
+                        m3 = removes[k, c + 3] if c + 3 < C else K
                         for j in range(sb):
-                            x = A[m, j]
                             y = A[k, j]
+                            x = A[m0, j]
+                            y = x if x > y else y
+                            x = A[m1, j]
+                            y = x if x > y else y
+                            x = A[m2, j]
+                            y = x if x > y else y
+                            x = A[m3, j]
                             A[k, j] = x if x > y else y
         for j in range(sb):
             acc[j] = 0.0
