@@ -6,8 +6,9 @@ its final values are *alike* when every full sheet that differs only in them has
 states of the same sheet (and the same other features) whose totals t and t' are such that, for every
 sum x that the sheet's open units can still add, min(t + x, limit) and min(t' + x, limit) are alike,
 end alike whatever is written: the solve computes the one with the smallest total and copies its
-value to the others (`split`). (A bonus at 63 in a section of six boxes: with its sixes alone open,
-any total from 39 to 44 needs the same 24 or 30 to reach 63; a total nothing can lift to 63 is as good as 0.)
+value to the others (`split`). (A bonus at a threshold T in a section whose one open box can add 0, 6,
+12, … 30: every total from T - 24 to T - 19 needs the same 24 or 30 to reach T; a total nothing can lift to T
+is as good as 0.)
 
 The copies are exact, bit for bit: writing a unit adds the same points p to t and t', and the sums the
 next sheet can add are among x - p, so the next states are alike again (by induction from the full
