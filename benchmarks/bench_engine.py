@@ -43,17 +43,33 @@ BULK_TARGET = 2.0  # the engine's bulk play (README: the >= 2x figure is bulk pl
 WARM_UP = 200  # games per side before the timing
 
 
+def drive(state, rng: random.Random) -> int:
+    """One game on `state` through the four calls (the same driver for the engine, the API floor and any
+    other side): a uniformly random legal action at every decision, `sample_chance` at every roll; the
+    first player's final score."""
+    while True:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(state.sample_chance(rng))
+        elif player == TERMINAL:
+            return state.returns()[0]
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+
+
 def engine_game(model, rng: random.Random, roll=None) -> int:
     """One solitaire game of `model` through the engine; returns the final total.
 
     Rolls come from the engine's `sample_chance` (one draw per roll from the exact outcome
-    distribution), or from `roll(rng, state)` if given.
+    distribution: `drive`), or from `roll(rng, state)` if given.
     """
     state = GameState(model, ["p"])
+    if roll is None:
+        return drive(state, rng)
     while True:
         player = state.current_player()
         if player == CHANCE:
-            state.apply(state.sample_chance(rng) if roll is None else roll(rng, state))
+            state.apply(roll(rng, state))
         elif player == TERMINAL:
             return state.returns()[0]
         else:
@@ -95,16 +111,8 @@ class NullGame:
 
 
 def null_game(rng: random.Random) -> int:
-    """`engine_game` on a NullGame."""
-    state = NullGame()
-    while True:
-        player = state.current_player()
-        if player == CHANCE:
-            state.apply(state.sample_chance(rng))
-        elif player == TERMINAL:
-            return state.returns()[0]
-        else:
-            state.apply(rng.choice(state.legal_actions()))
+    """`drive` on a NullGame."""
+    return drive(NullGame(), rng)
 
 
 def roll_each_die(rng: random.Random, state: GameState) -> Roll:
