@@ -51,6 +51,8 @@ class Leaf:
     # filled as rolls are met (`_Tables.static_plan`)
     plan_bits: dict | None = None
     plan_slot: int | None = None  # a write with plans: where the node of the dice keeps its static plan (`_Tables.keeps`)
+    chance: bool = False  # a roll (the state waits for chance)
+    plain_roll: bool = False  # a roll without luck (`GameState.apply`'s first path)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

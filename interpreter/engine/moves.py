@@ -18,13 +18,10 @@ class Moves:
         """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
         op = self._op
         try:
-            kind = op.kind
+            plain_roll = op.plain_roll
         except AttributeError:  # (no step is due)
             raise IllegalActionError("the game is over") from None
-        if kind is ROLL:
-            if op.luck:
-                self._apply_luck_roll(op, action)
-                return
+        if plain_roll:  # a roll without a bust, hot dice or effects
             if op.all_dice:  # the node the roll leads to, if the table has met it (dice alike)
                 after = self._all
             else:
@@ -64,58 +61,62 @@ class Moves:
                     self._at_write(write)
                     return
             self._run(op.after)
-        elif kind is KEEP:
-            if op.plain_keep:  # checked against the keeps of the roll alone
-                try:  # an action of the node of the dice: it says what it does (see `_Tables.keeps`)
-                    at = action._at
-                except AttributeError:
-                    at = NO_NODE
-                if at[0] is self.dice:
-                    kept = at[1]
-                    if kept is not None:  # a legal keep that leaves some die to roll
-                        self.kept, self._after = kept, at[2]
-                        nxt = op.next_leaf
-                        if nxt is not None:
-                            self._op = nxt
-                        else:
-                            self._run(op.after)
-                        return
-                    if op.can_stop:
-                        self._stop(op)
-                        return
-                try:
-                    keep = action.dice
-                    entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
-                    if keep in entry[3]:  # a legal keep that leaves some die to roll
-                        self.kept = keep
-                        nxt = op.next_leaf
-                        if nxt is not None:
-                            self._op = nxt
-                        else:
-                            self._run(op.after)
-                        return
-                    legal = keep in entry[2]
-                except (AttributeError, TypeError):
-                    legal = False
-                self._take_keep(op, keep if legal else self._check_keep(op, action))
-            elif self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
-                self._keep_grouped(op, action)
-            else:
-                try:
-                    keep = action.dice
-                    legal = keep in self._t.ruled_keeps(op.step, self.dice, self.held)[2] if op.ruled else \
-                        keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
-                except (AttributeError, TypeError):
-                    legal = False
-                self._take_keep(op, keep if legal else self._check_keep(op, action))
-        elif kind is WRITE:
-            if not op.plain_write and type(action) is Stop and op.step.optional:
-                if not self._may_pass(op):
-                    raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
-                self._next_actor(op)
-            else:
-                self._apply_write(op, action)
-        elif kind is ANNOUNCE:
-            self._apply_announce(op, action)
+        elif op.plain_keep:  # a keep checked against the keeps of the roll alone
+            try:  # an action of the node of the dice: it says what it does (see `_Tables.keeps`)
+                at = action._at
+            except AttributeError:
+                at = NO_NODE
+            if at[0] is self.dice:
+                kept = at[1]
+                if kept is not None:  # a legal keep that leaves some die to roll
+                    self.kept, self._after = kept, at[2]
+                    nxt = op.next_leaf
+                    if nxt is not None:
+                        self._op = nxt
+                    else:
+                        self._run(op.after)
+                    return
+                if op.can_stop:
+                    self._stop(op)
+                    return
+            try:
+                keep = action.dice
+                entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+                if keep in entry[3]:  # a legal keep that leaves some die to roll
+                    self.kept = keep
+                    nxt = op.next_leaf
+                    if nxt is not None:
+                        self._op = nxt
+                    else:
+                        self._run(op.after)
+                    return
+                legal = keep in entry[2]
+            except (AttributeError, TypeError):
+                legal = False
+            self._take_keep(op, keep if legal else self._check_keep(op, action))
         else:
-            self._apply_bank(op, action)
+            kind = op.kind
+            if kind is ROLL:  # a roll with a bust, hot dice or effects
+                self._apply_luck_roll(op, action)
+            elif kind is KEEP:
+                if self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
+                    self._keep_grouped(op, action)
+                else:
+                    try:
+                        keep = action.dice
+                        legal = keep in self._t.ruled_keeps(op.step, self.dice, self.held)[2] if op.ruled else \
+                            keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
+                    except (AttributeError, TypeError):
+                        legal = False
+                    self._take_keep(op, keep if legal else self._check_keep(op, action))
+            elif kind is WRITE:
+                if not op.plain_write and type(action) is Stop and op.step.optional:
+                    if not self._may_pass(op):
+                        raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
+                    self._next_actor(op)
+                else:
+                    self._apply_write(op, action)
+            elif kind is ANNOUNCE:
+                self._apply_announce(op, action)
+            else:
+                self._apply_bank(op, action)

@@ -154,6 +154,7 @@ class _Tables:
                                  else None if self.grouped else self.draw,
                                  plan_bits={} if plans is not None else None,
                                  plan_slot=None if plans is None else self._next_plan_slot(),
+                                 chance=kind == ROLL, plain_roll=kind == ROLL and not luck,
                                  plain_write=kind == WRITE and not step.optional and step.by == "active"
                                  and not step.effects and self.model.end_if is None)
         for pc, op in enumerate(program):

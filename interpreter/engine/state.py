@@ -133,7 +133,7 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         op = self._op
         if op is None:
             return TERMINAL
-        if op.kind is ROLL:
+        if op.chance:
             return CHANCE
         acting = self.acting
         return self.player if acting is None else acting
@@ -183,15 +183,16 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         op = self._op
         if op is None:
             return []
-        kind = op.kind
-        if kind is KEEP:
-            if op.ruled:
-                entry = self._t.ruled_keeps(op.step, self.dice, self.held)
-            else:
-                entry = self._node
-                if entry[4] is not self.dice:
-                    entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+        if op.plain_keep:  # the keeps of the node of the dice
+            entry = self._node
+            if entry[4] is not self.dice:
+                entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
             return entry[op.keep_slot].copy()  # a copy: the cached list stays as it is
+        kind = op.kind
+        if kind is KEEP:  # a keep with a rule, or of dice that differ
+            entry = self._t.ruled_keeps(op.step, self.dice, self.held) if op.ruled else \
+                self._keeps.get(self.dice) or self._t.keeps(self.dice)
+            return entry[op.keep_slot].copy()
         if kind is WRITE:
             if self._plan is not None:  # the boxes of the static plan still open on the sheet
                 acting = self.acting
