@@ -68,3 +68,12 @@ def test_the_benchmark_runs_and_prints_the_ratio_and_the_load():
     assert "plays the baseline's games exactly: yes" in proc.stdout
     assert "rolled die by die on both sides" in proc.stdout and "(same games: yes)" in proc.stdout
     assert "load average" in proc.stdout and "API floor (no rules)" in proc.stdout
+
+
+def test_the_positions_spike_plays_the_baseline_games():
+    """benchmarks/spike_positions.py measures a design on the engine's own tables: it must keep playing
+    exactly the baseline's games (its Joker writes included), or its figure means nothing."""
+    from benchmarks.spike_positions import Flow, spike_game
+    flow = Flow(load_model("yahtzee"))
+    seeds = range(1000)
+    assert [spike_game(flow, random.Random(s)) for s in seeds] == [baseline_yahtzee.play_game(random.Random(s)) for s in seeds]
