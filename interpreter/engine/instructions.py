@@ -47,9 +47,6 @@ class Leaf:
     next_turn: tuple | None = None
     plain_write: bool = False  # a write one player takes, without effects, in a model without end_if
     loop: "Loop | None" = None  # with ends_repeat: the end of that repeat (the instruction after this one)
-    # a write with plans (a sheet of boxes): dice → (its static plan, the plan's boxes as a mask of `_Tables.bit`),
-    # filled as rolls are met (`_Tables.static_plan`)
-    plan_bits: dict | None = None
     plan_slot: int | None = None  # a write with plans: where the node of the dice keeps its static plan (`_Tables.keeps`)
     chance: bool = False  # a roll (the state waits for chance)
     plain_roll: bool = False  # a roll without luck (`GameState.apply`'s first path)

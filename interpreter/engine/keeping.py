@@ -34,6 +34,21 @@ class Keeping:
                 left[(code - 1) // m.faces] -= 1
         return tuple(g.faces for n, g in zip(left, m.dice_groups) for _ in range(n))
 
+    def _plain_keep_at(self, op: Leaf, action: Action) -> tuple | None:
+        """A plain keep whose action the node of the dice did not hand out: what it does, as `Keep._at` says it
+        ((the dice, the kept dice, the roll beside them) for a legal keep that leaves some die to roll); or
+        None once it is taken the long way (stopping, keeping every die, or the error that says why not)."""
+        try:
+            keep = action.dice
+            entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+            if keep in entry[3]:
+                return self.dice, keep, self._after  # (the roll finds its node beside these kept dice)
+            legal = keep in entry[2]
+        except (AttributeError, TypeError):
+            legal = False
+        self._take_keep(op, keep if legal else self._check_keep(op, action))
+        return None
+
     def _keep_grouped(self, op: Leaf, action: Action) -> None:
         """A keep of dice that differ (checked: IllegalActionError): the kept dice as codes."""
         self._take_keep(op, self._check_keep(op, action))

@@ -66,34 +66,23 @@ class Moves:
                 at = action._at
             except AttributeError:
                 at = NO_NODE
-            if at[0] is self.dice:
-                kept = at[1]
-                if kept is not None:  # a legal keep that leaves some die to roll
-                    self.kept, self._after = kept, at[2]
-                    nxt = op.next_leaf
-                    if nxt is not None:
-                        self._op = nxt
-                    else:
-                        self._run(op.after)
+            if at[0] is not self.dice:
+                at = self._plain_keep_at(op, action)  # made elsewhere, or another node's: by its dice
+                if at is None:
                     return
+            kept = at[1]
+            if kept is None:  # stop
                 if op.can_stop:
                     self._stop(op)
-                    return
-            try:
-                keep = action.dice
-                entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
-                if keep in entry[3]:  # a legal keep that leaves some die to roll
-                    self.kept = keep
-                    nxt = op.next_leaf
-                    if nxt is not None:
-                        self._op = nxt
-                    else:
-                        self._run(op.after)
-                    return
-                legal = keep in entry[2]
-            except (AttributeError, TypeError):
-                legal = False
-            self._take_keep(op, keep if legal else self._check_keep(op, action))
+                else:
+                    self._plain_keep_at(op, action)  # (refused: this keep may not stop)
+                return
+            self.kept, self._after = kept, at[2]  # a legal keep that leaves some die to roll
+            nxt = op.next_leaf
+            if nxt is not None:
+                self._op = nxt
+            else:
+                self._run(op.after)
         else:
             kind = op.kind
             if kind is ROLL:  # a roll with a bust, hot dice or effects

@@ -152,7 +152,6 @@ class _Tables:
                                  exit_write(pc),
                                  None if kind != ROLL or luck else [roll_all[1]] * (n + 1) if roll_all is not None
                                  else None if self.grouped else self.draw,
-                                 plan_bits={} if plans is not None else None,
                                  plan_slot=None if plans is None else self._next_plan_slot(),
                                  chance=kind == ROLL, plain_roll=kind == ROLL and not luck,
                                  plain_write=kind == WRITE and not step.optional and step.by == "active"
@@ -208,7 +207,7 @@ class _Tables:
                 if type(op) is Leaf and op.kind == WRITE:
                     for dice in multisets(n, faces):
                         self.scorer.write_plan(dice, {}, 1, op.step)
-                        if op.plan_bits is not None:
+                        if op.plan_slot is not None:
                             self.static_plan(op, dice)
             if len(self.bit) <= 16:  # the writes of every set of boxes (at most 65536 lists)
                 for mask in range(1 << len(self.bit)):
@@ -318,17 +317,14 @@ class _Tables:
 
     def static_plan(self, op: Leaf, dice: tuple[int, ...]) -> tuple[dict, int] | None:
         """A write leaf's static plan for the dice (`Scorer.write_plan`) with its boxes as a mask of `bit`,
-        remembered in `op.plan_bits` and in the node of the dice; None if the plan is not static (or
-        not known yet, or the leaf has no plans)."""
+        remembered in the node of the dice (at `op.plan_slot`); None if the plan is not static (or not
+        known yet, or the leaf has no plans)."""
         entry = op.plans.get(dice) if op.plans is not None else None
         if entry is None or not entry[0]:
             return None
         plan = entry[1]
         bit = self.bit
-        found = op.plan_bits[dice] = (plan, sum(bit[b] for b in plan))
-        node = self._keeps.get(dice)
-        if node is not None:
-            node[5][op.plan_slot] = found
+        found = (self._keeps.get(dice) or self.keeps(dice))[5][op.plan_slot] = (plan, sum(bit[b] for b in plan))
         return found
 
     def writes_in(self, mask: int) -> list[Write]:
