@@ -30,11 +30,9 @@ class Flow:
                     if op.leaf is not None:
                         if op.turn_start:
                             self.player = 0
-                            self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
-                            self.turns_begun += 1
-                            if self._turn_counters:
-                                self._turn_begins()
+                            self._new_turn()
                         self._op = op.leaf
+                        self._pos = self._positions.start(op.leaf) if op.turn_start else None
                         return
                     pc = op.body
                 else:
@@ -66,14 +64,12 @@ class Flow:
                 if n < self._n_players and not self._full:  # the next player's turn
                     counters[slot] = n
                     self.player = n
-                    self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
-                    self.turns_begun += 1
-                    if self._turn_counters:
-                        self._turn_begins()
+                    self._new_turn()
                     if op.leaf is not None:
                         if op.turn_start:
                             self.player = 0
                         self._op = op.leaf
+                        self._pos = self._positions.start(op.leaf)
                         return
                     pc = op.body
                 else:
@@ -81,12 +77,10 @@ class Flow:
                     pc += 1
             elif cls is Start:
                 self.player = 0
-                self.dice, self.kept, self.held, self.roll_number, self.announced = (), (), (), 0, None
-                self.turns_begun += 1
-                if self._turn_counters:
-                    self._turn_begins()
+                self._new_turn()
                 if op.leaf is not None:
                     self._op = op.leaf
+                    self._pos = self._positions.start(op.leaf)
                     return
                 pc += 1
             elif cls is While:
@@ -105,7 +99,7 @@ class Flow:
         slot = op.plan_slot
         if slot is not None:  # a static plan (from the node of the dice, where it is known): some box of it must be open
             node = self._node
-            found = (node[5][slot] if node[4] is self.dice else None) or self._t.static_plan(op, self.dice)
+            found = (node[5][slot] if node[4] is self._dice else None) or self._t.static_plan(op, self._dice)
             if found is not None:
                 self._plan, self._plan_bits = found
                 acting = self.acting
@@ -116,6 +110,15 @@ class Flow:
                 return
         if not self._can_write(op):
             self._no_box(op)
+
+    def _new_turn(self) -> None:
+        """A turn begins: no dice, nothing kept or set aside, no roll made or box announced (no position yet)."""
+        self._pos = None
+        self._dice = self._kept = self.held = ()
+        self._roll_number, self.announced = 0, None
+        self.turns_begun += 1
+        if self._turn_counters:
+            self._turn_begins()
 
     def _turn_begins(self) -> None:
         """A turn starts: the player's turn counters (`per: turn`) go back to their start values."""

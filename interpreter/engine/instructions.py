@@ -43,7 +43,8 @@ class Leaf:
     draws: list | None
     # a write (not shared) that ends a turn inside a repeat of rounds: (the pass counter of the each_player, that
     # of the repeat, the repeat's passes, the leaves a new pass of each lands on, the instruction after the
-    # repeat), so the next turn begins without a walk through the program
+    # repeat, and the positions those leaves begin a turn at, see positions.py), so the next turn begins without a
+    # walk through the program
     next_turn: tuple | None = None
     plain_write: bool = False  # a write one player takes, without effects, in a model without end_if
     loop: "Loop | None" = None  # with ends_repeat: the end of that repeat (the instruction after this one)

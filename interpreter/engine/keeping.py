@@ -40,9 +40,9 @@ class Keeping:
         None once it is taken the long way (stopping, keeping every die, or the error that says why not)."""
         try:
             keep = action.dice
-            entry = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+            entry = self._keeps.get(self._dice) or self._t.keeps(self._dice)
             if keep in entry[3]:
-                return self.dice, keep, self._after  # (the roll finds its node beside these kept dice)
+                return self._dice, keep, self._after  # (the roll finds its node beside these kept dice)
             legal = keep in entry[2]
         except (AttributeError, TypeError):
             legal = False
@@ -87,7 +87,7 @@ class Keeping:
                 if dice not in op.roll_all[0]:
                     dice = None
             else:
-                dice = self._merge[self.kept].get(action.faces)
+                dice = self._merge[self._kept].get(action.faces)
         except (AttributeError, TypeError, KeyError):
             dice = None
         return self._rolled(op, action) if dice is None else dice

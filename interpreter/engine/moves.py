@@ -16,6 +16,46 @@ class Moves:
 
     def apply(self, action: Action) -> None:
         """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
+        pos = self._pos
+        if pos is not None:  # a plain roll or keep with a position (see positions.py): the next one, if known
+            if pos.chance:
+                try:  # a roll the tables handed out
+                    i = action._i
+                    hit = pos.rolls[i] is action
+                except (AttributeError, TypeError, IndexError):
+                    hit = False
+                if hit:
+                    nxt = pos.nexts[i] or self._positions.after_roll(pos, i)
+                    loop = pos.loop
+                    if loop >= 0:  # the end of a repeat: another pass (no sheet is full within a position)
+                        counters = self._counters
+                        n = counters[loop] + 1
+                        if n >= pos.times:  # no pass left: the dice and roll number as fields, then on
+                            self._pos = None
+                            self._dice, self._node, self._kept, self._roll_number = nxt.dice, nxt.node, (), nxt.rn
+                            write = pos.exit
+                            if write is not None:  # the write after the repeat (as the general path below)
+                                counters[loop] = 0
+                                self._op = write
+                                self._at_write(write)
+                            else:
+                                self._run(pos.op.after)
+                            return
+                        counters[loop] = n
+                    self._pos, self._op, self._dice = nxt, nxt.op, nxt.dice
+                    return
+            else:
+                try:  # a keep the node of the dice handed out, that leaves some die to roll
+                    at = action._at
+                    nxt = pos.nexts[at[3]] if at[0] is pos.dice else False
+                except (AttributeError, IndexError):  # (Stop has no index: it takes the general path)
+                    nxt = False
+                if nxt is None:
+                    nxt = self._positions.after_keep(pos, at)
+                if nxt:
+                    self._pos, self._op = nxt, nxt.op
+                    return
+            self._settle()  # anything else: the general path
         op = self._op
         try:
             plain_roll = op.plain_roll
@@ -26,8 +66,8 @@ class Moves:
                 after = self._all
             else:
                 after = self._after
-                if after[0] is not self.kept:
-                    after = self._after = self._t.after(self.kept) if self._all is not None else NO_NODE
+                if after[0] is not self._kept:
+                    after = self._after = self._t.after(self._kept) if self._all is not None else NO_NODE
             try:  # a roll the tables handed out: its node by its index (the roll must be that outcome itself)
                 i = action._i
                 node = after[4][i] if after[2][i] is action else None
@@ -35,13 +75,13 @@ class Moves:
                 node = None
             if node is not None:
                 self._node = node
-                self.dice = node[4]
+                self._dice = node[4]
             else:
-                self.dice = self._dice_rolled(op, after, action)
-            self.kept = ()
+                self._dice = self._dice_rolled(op, after, action)
+            self._kept = ()
             if op.all_dice:  # every die is rolled again: none stays set aside
                 self.held = ()
-            self.roll_number += 1
+            self._roll_number += 1
             nxt = op.next_leaf
             if nxt is not None:
                 self._op = nxt
@@ -66,7 +106,7 @@ class Moves:
                 at = action._at
             except AttributeError:
                 at = NO_NODE
-            if at[0] is not self.dice:
+            if at[0] is not self._dice:
                 at = self._plain_keep_at(op, action)  # made elsewhere, or another node's: by its dice
                 if at is None:
                     return
@@ -77,7 +117,7 @@ class Moves:
                 else:
                     self._plain_keep_at(op, action)  # (refused: this keep may not stop)
                 return
-            self.kept, self._after = kept, at[2]  # a legal keep that leaves some die to roll
+            self._kept, self._after = kept, at[2]  # a legal keep that leaves some die to roll
             nxt = op.next_leaf
             if nxt is not None:
                 self._op = nxt

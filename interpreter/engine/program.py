@@ -12,6 +12,7 @@ from ..model.dice import group_outcomes, group_total, outcomes, sub_multisets
 from ..model.errors import ModelError
 from ..model.frozen import Model, Step
 from ..model.scoring import Scorer
+from .positions import Positions
 from .instructions import (ANNOUNCE, BANK, CHANCE, KEEP, ROLL, TERMINAL, UNBOUNDED, WRITE,  # noqa: F401 (the engine's names)
                            End, Frame, Leaf, Loop, Start, Turns, While)
 
@@ -56,6 +57,7 @@ class _Tables:
         self.group_ids = tuple(g.id for g in model.dice_groups)
         self._group_chance: dict[tuple, tuple] = {}
         self.plan_slots = 0  # the write leaves with plans (each node of dice keeps their static plans)
+        self.positions = Positions(self)  # (see positions.py)
         self._compile_flow(model.flow)
 
     def _compile_flow(self, root: Step) -> None:
@@ -179,7 +181,8 @@ class _Tables:
                 if type(turns) is Turns and turns.leaf is not None and not turns.turn_start \
                         and type(loop) is Loop and loop.leaf is not None and loop.turn_start:
                     object.__setattr__(op, "next_turn", (turns.slot, loop.slot, loop.times, turns.leaf, loop.leaf,
-                                                         op.after + 2))  # (known only now)
+                                                         op.after + 2, self.positions.start(turns.leaf),
+                                                         self.positions.start(loop.leaf)))  # (known only now)
         self.program: list = final
 
     def _next_plan_slot(self) -> int:
@@ -202,6 +205,7 @@ class _Tables:
                 after = self.after(kept)
                 for roll in after[2]:
                     self.node_after(after, roll.faces)
+        self.positions.precompute()
         if not self.scorer._turn_matters and self.scorer.simple and not self.announces:
             for op in self.program:
                 if type(op) is Leaf and op.kind == WRITE:
@@ -278,7 +282,7 @@ class _Tables:
 
         A state remembers the node of its dice (`GameState._node`, valid while `node[4] is state.dice`).
         With dice alike, each action the node hands out carries what taking it does, `_at` = (the
-        node's dice, the kept dice, `after(kept)`), or (the dice, None, None) for Stop; so a keep is
+        node's dice, the kept dice, `after(kept)`, its index among the keeps), or (the dice, None, None) for Stop; so a keep is
         checked and carried out by reading the action instead of hashing dice (an action of another
         node, or one made elsewhere, fails the identity of the dice and is checked the long way)."""
         entry = self._keeps.get(dice)
@@ -288,10 +292,10 @@ class _Tables:
             stop = Stop()
             if not self.grouped:
                 object.__setattr__(stop, "_at", (dice, None, None))  # (a frozen value: noted beside its fields)
-                for k, action in zip(subs, keeps):
+                for j, (k, action) in enumerate(zip(subs, keeps)):
                     if len(k) < len(dice):
                         after = self.after(k)
-                        object.__setattr__(action, "_at", (dice, after[0], after))  # (the kept dice as `after` holds them)
+                        object.__setattr__(action, "_at", (dice, after[0], after, j))  # (the kept dice as `after` holds them)
             entry = ([stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs),
                      frozenset(k for k in subs if len(k) < len(dice)), dice, [None] * self.plan_slots)
             self._keeps[dice] = entry

@@ -43,8 +43,9 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
     __slots__ = ("model", "players", "_t", "scorer", "_turn_counters", "_n_boxes", "_program", "_keeps", "_merge",
                  "_writes", "_n_players", "_simple", "_all",  # fixed for the game
                  "sheets", "awards", "counter_values", "game_counters", "player", "acting", "_queue", "_written",
-                 "dice", "kept", "held", "announced", "roll_number", "ended_by", "turns_begun", "_ending", "last_cell",
-                 "_counters", "_full", "_op", "_options", "_plan", "_plan_bits", "_marks", "_node", "_after")
+                 "_dice", "_kept", "held", "announced", "_roll_number", "ended_by", "turns_begun", "_ending", "last_cell",
+                 "_counters", "_full", "_op", "_options", "_plan", "_plan_bits", "_marks", "_node", "_after", "_pos",
+                 "_positions")
 
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
@@ -52,6 +53,7 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
                                      least=model.min_players, most=model.max_players, count=len(players))
         self.model, self.players = model, list(players)
         self._t = t = tables(model)
+        self._positions, self._pos = t.positions, None  # (no position yet: see `_settle`)
         self.scorer = t.scorer
         self.sheets: list[dict[str, int]] = [{} for _ in players]
         self.awards: list[dict[str, int]] = [{} for _ in players]
@@ -67,11 +69,11 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         self.acting: int | None = None
         self._queue: list[int] = []
         self._written: list[tuple[int, str]] = []
-        self.dice: tuple[int, ...] = ()
-        self.kept: tuple[int, ...] = ()
+        self._dice: tuple[int, ...] = ()  # (read as `dice`)
+        self._kept: tuple[int, ...] = ()  # (read as `kept`, unless a position says them)
         self.held: tuple[int, ...] = ()  # dice set aside this turn that stay aside (a keep step with `locked`)
         self.announced: str | None = None  # the write target announced this turn (an announce step)
-        self.roll_number = 0
+        self._roll_number = 0  # (read as `roll_number`, unless a position says it)
         self.ended_by: int | None = None  # the player whose write met the model's end_if
         self.turns_begun = 0  # how many turns have begun (a look-ahead sees a turn end by it)
         self._ending: int | None = None  # once end_if held with `end: round|last_turn`: -1 (the round), or last turns left
@@ -102,15 +104,15 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         """An independent copy of the position (to look ahead: apply moves to it, not to this one)."""
         other = object.__new__(GameState)
         (other.model, other._t, other.scorer, other._turn_counters, other._n_boxes, other._program, other._keeps,
-         other._merge, other._writes, other._n_players, other._simple, other._all) = (
+         other._merge, other._writes, other._n_players, other._simple, other._all, other._positions) = (
             self.model, self._t, self.scorer, self._turn_counters, self._n_boxes, self._program, self._keeps,
-            self._merge, self._writes, self._n_players, self._simple, self._all)
-        (other.player, other.acting, other.dice, other.kept, other.held, other.announced, other.roll_number,
+            self._merge, self._writes, self._n_players, self._simple, self._all, self._positions)
+        (other.player, other.acting, other._dice, other._kept, other.held, other.announced, other._roll_number,
          other.ended_by, other.turns_begun, other._ending, other.last_cell, other._full, other._op, other._options,
-         other._plan, other._plan_bits, other._node, other._after) = (
-            self.player, self.acting, self.dice, self.kept, self.held, self.announced, self.roll_number,
+         other._plan, other._plan_bits, other._node, other._after, other._pos) = (
+            self.player, self.acting, self._dice, self._kept, self.held, self.announced, self._roll_number,
             self.ended_by, self.turns_begun, self._ending, self.last_cell, self._full, self._op, self._options,
-            self._plan, self._plan_bits, self._node, self._after)
+            self._plan, self._plan_bits, self._node, self._after, self._pos)
         other.players = list(self.players)
         other.sheets = sheets = [dict(s) for s in self.sheets]
         other._marks = [(copy, size, bits) if old is mine else _NO_MARK  # (the masks of the copied sheets)
@@ -122,6 +124,52 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         other._queue = list(self._queue)
         other._written = list(self._written)
         return other
+
+    # the dice, the kept dice and the roll number: fields, or what the position says (see positions.py)
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice showing (sorted; with dice that differ, group after group)."""
+        return self._dice
+
+    @dice.setter
+    def dice(self, value: tuple[int, ...]) -> None:
+        if self._pos is not None:
+            self._settle()
+        self._dice = value
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The dice kept before the pending roll (with dice that differ: codes of group and face)."""
+        pos = self._pos
+        return self._kept if pos is None else pos.kept
+
+    @kept.setter
+    def kept(self, value: tuple[int, ...]) -> None:
+        if self._pos is not None:
+            self._settle()
+        self._kept = value
+
+    @property
+    def roll_number(self) -> int:
+        """How many rolls the player has made this turn."""
+        pos = self._pos
+        return self._roll_number if pos is None else pos.rn
+
+    @roll_number.setter
+    def roll_number(self, value: int) -> None:
+        if self._pos is not None:
+            self._settle()
+        self._roll_number = value
+
+    def _settle(self) -> None:
+        """Leave the position (see positions.py): write back the fields it says, for the general paths."""
+        pos = self._pos
+        self._pos = None
+        self._kept, self._roll_number = pos.kept, pos.rn
+        if pos.chance:
+            self._after = pos.after
+        else:
+            self._node = pos.node
 
     # the OpenSpiel interface ----------------------------------------------
     def step(self) -> Step | None:
@@ -170,8 +218,11 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         Drawn the way `random.choices` draws with weights: bisecting the cumulative weights of the
         outcomes (the distinct sorted results) at `rng.random()` times their total.
         """
+        pos = self._pos
+        if pos is not None and pos.chance:  # (see positions.py)
+            return pos.rolls[bisect_right(pos.cum, rng.random() * pos.total)]
         try:
-            cum, rolls, total = self._op.draws[len(self.kept)]  # a plain roll (see Leaf.draws)
+            cum, rolls, total = self._op.draws[len(self._kept)]  # a plain roll (see Leaf.draws)
         except (AttributeError, TypeError):  # no roll is due (or the game is over), or a roll of luck or dice that differ
             op = self._op
             if op is None or op.kind is not ROLL:
@@ -180,13 +231,16 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         return rolls[bisect_right(cum, rng.random() * total)]
 
     def legal_actions(self) -> list[Action]:
+        pos = self._pos
+        if pos is not None:
+            return pos.legal.copy()  # a copy: the position's list stays as it is
         op = self._op
         if op is None:
             return []
         if op.plain_keep:  # the keeps of the node of the dice
             entry = self._node
-            if entry[4] is not self.dice:
-                entry = self._node = self._keeps.get(self.dice) or self._t.keeps(self.dice)
+            if entry[4] is not self._dice:
+                entry = self._node = self._keeps.get(self._dice) or self._t.keeps(self._dice)
             return entry[op.keep_slot].copy()  # a copy: the cached list stays as it is
         kind = op.kind
         if kind is KEEP:  # a keep with a rule, or of dice that differ

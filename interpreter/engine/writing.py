@@ -66,7 +66,7 @@ class Writing:
             return
         # the write ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else on after
         # the repeat of rounds (what `_run` does through the end of the each_player and of the repeat)
-        turns, rounds, times, leaf, round_leaf, exit_pc = next_turn
+        turns, rounds, times, leaf, round_leaf, exit_pc, start, round_start = next_turn
         counters = self._counters
         n = counters[turns] + 1
         if n < self._n_players and not self._full:
@@ -81,13 +81,17 @@ class Writing:
                 return
             counters[rounds] = n
             self.player = 0
-            leaf = round_leaf
-        self.dice = self.kept = self.held = ()
-        self.roll_number, self.announced = 0, None
+            leaf, start = round_leaf, round_start
+        self._dice = self.held = ()
+        self.announced = None
         self.turns_begun += 1
         if self._turn_counters:
             self._turn_begins()
         self._op = leaf
+        if start is not None:  # the turn's first roll has a position: it says the kept dice and the roll number
+            self._pos = start
+        else:
+            self._kept, self._roll_number = (), 0
 
     def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:
         """A step's effects, in order: counters of the writer, of every other player or of all
