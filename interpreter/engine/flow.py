@@ -111,6 +111,20 @@ class Flow:
         if not self._can_write(op):
             self._no_box(op)
 
+    def _arrive(self, write) -> None:
+        """Arriving at the write of a position (see positions.py) with the dice of its node: the position, if some
+        box of its plan is open (else the general path: `_at_write`)."""
+        player = self.player
+        sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
+        self._dice, self._options = write.dice, None
+        if write.bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player)) \
+                and self.acting is None and self._ending is None:
+            self._pos, self._op = write, write.op
+            return
+        self._pos = None
+        self._node, self._kept, self._roll_number, self._op = write.node, (), write.rn, write.op
+        self._at_write(write.op)
+
     def _new_turn(self) -> None:
         """A turn begins: no dice, nothing kept or set aside, no roll made or box announced (no position yet)."""
         self._pos = None

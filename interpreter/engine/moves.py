@@ -17,11 +17,14 @@ class Moves:
     def apply(self, action: Action) -> None:
         """Carry out a decision or a chance outcome; IllegalActionError if the rules forbid it."""
         pos = self._pos
-        if pos is not None:  # a plain roll or keep with a position (see positions.py): the next one, if known
+        if pos is not None:  # a plain roll, keep or write with a position (see positions.py): the next one, if known
             if pos.chance:
-                try:  # a roll the tables handed out
+                try:  # a roll the tables handed out, or one with the same sorted faces
                     i = action._i
                     hit = pos.rolls[i] is action
+                    if not hit:
+                        i = pos.index.get(action.faces)
+                        hit = i is not None
                 except (AttributeError, TypeError, IndexError):
                     hit = False
                 if hit:
@@ -30,11 +33,19 @@ class Moves:
                     if loop >= 0:  # the end of a repeat: another pass (no sheet is full within a position)
                         counters = self._counters
                         n = counters[loop] + 1
-                        if n >= pos.times:  # no pass left: the dice and roll number as fields, then on
-                            self._pos = None
-                            self._dice, self._node, self._kept, self._roll_number = nxt.dice, nxt.node, (), nxt.rn
+                        if n >= pos.times:  # no pass left: the write after the repeat, if it has a position
+                            write = pos.writes[i]
+                            if write is None:
+                                write = self._positions.exit_write(pos, i)
+                            if write:
+                                counters[loop] = 0
+                                self._arrive(write)
+                                return
+                            self._pos = None  # else the dice and roll number as fields, and on (as the general path)
+                            node = nxt.node
+                            self._dice, self._node, self._kept, self._roll_number = node[4], node, (), nxt.rn
                             write = pos.exit
-                            if write is not None:  # the write after the repeat (as the general path below)
+                            if write is not None:
                                 counters[loop] = 0
                                 self._op = write
                                 self._at_write(write)
@@ -44,24 +55,65 @@ class Moves:
                         counters[loop] = n
                     self._pos, self._op, self._dice = nxt, nxt.op, nxt.dice
                     return
-            else:
-                try:  # a keep the node of the dice handed out, that leaves some die to roll
+            elif pos.plan is None:
+                try:  # a keep the node of the dice handed out, or its Stop
                     at = action._at
                     nxt = pos.nexts[at[3]] if at[0] is pos.dice else False
-                except (AttributeError, IndexError):  # (Stop has no index: it takes the general path)
+                except (AttributeError, IndexError):
                     nxt = False
                 if nxt is None:
-                    nxt = self._positions.after_keep(pos, at)
+                    nxt = self._positions.after_keep(pos, at) if at[1] is not None else self._positions.stop_write(pos)
+                elif nxt is False and type(action) is Stop:  # (a Stop made elsewhere: as the node's own)
+                    nxt = pos.nexts[-1]
+                    if nxt is None:
+                        nxt = self._positions.stop_write(pos)
                 if nxt:
-                    self._pos, self._op = nxt, nxt.op
+                    if nxt.chance:
+                        self._pos, self._op = nxt, nxt.op
+                        return
+                    counters = self._counters  # stopping: the repeats it leaves end (as `_stop`), then the write
+                    for slot in pos.op.stop[1]:
+                        counters[slot] = 0
+                    self._arrive(nxt)
+                    return
+            else:  # a write of a box of the plan that is open: it ends the turn
+                player = self.player  # (no one else acts at a write with a position)
+                sheet = self.sheets[player]
+                try:
+                    box = action.box
+                    option = None if box in sheet else pos.plan[box]
+                except (AttributeError, KeyError, TypeError):
+                    option = None
+                if option is not None:
+                    choice, parts = option
+                    if parts:
+                        awards = self.awards[player]
+                        for bonus_id, points in parts:
+                            awards[bonus_id] = awards.get(bonus_id, 0) + points
+                    sheet[box] = choice.points
+                    size = len(sheet)
+                    mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_filled`)
+                    if mark[0] is sheet and mark[1] == size - 1:
+                        self._marks[player] = (sheet, size, mark[2] | self._t.bit[box])
+                    self.last_cell = box
+                    if size == self._n_boxes:
+                        self._full = self._all_filled()
+                    self._end_turn(pos.turn)
                     return
             self._settle()  # anything else: the general path
         op = self._op
         try:
-            plain_roll = op.plain_roll
+            kind = op.kind
         except AttributeError:  # (no step is due)
             raise IllegalActionError("the game is over") from None
-        if plain_roll:  # a roll without a bust, hot dice or effects
+        if kind is WRITE:  # (first: in a turn with positions, the one step that takes this path)
+            if not op.plain_write and type(action) is Stop and op.step.optional:
+                if not self._may_pass(op):
+                    raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
+                self._next_actor(op)
+            else:
+                self._apply_write(op, action)
+        elif op.plain_roll:  # a roll without a bust, hot dice or effects
             if op.all_dice:  # the node the roll leads to, if the table has met it (dice alike)
                 after = self._all
             else:
@@ -123,29 +175,20 @@ class Moves:
                 self._op = nxt
             else:
                 self._run(op.after)
-        else:
-            kind = op.kind
-            if kind is ROLL:  # a roll with a bust, hot dice or effects
-                self._apply_luck_roll(op, action)
-            elif kind is KEEP:
-                if self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
-                    self._keep_grouped(op, action)
-                else:
-                    try:
-                        keep = action.dice
-                        legal = keep in self._t.ruled_keeps(op.step, self.dice, self.held)[2] if op.ruled else \
-                            keep in (self._keeps.get(self.dice) or self._t.keeps(self.dice))[2]
-                    except (AttributeError, TypeError):
-                        legal = False
-                    self._take_keep(op, keep if legal else self._check_keep(op, action))
-            elif kind is WRITE:
-                if not op.plain_write and type(action) is Stop and op.step.optional:
-                    if not self._may_pass(op):
-                        raise IllegalActionError("you cannot pass at '{step}' now: write the dice into a box", step=op.step.name)
-                    self._next_actor(op)
-                else:
-                    self._apply_write(op, action)
-            elif kind is ANNOUNCE:
-                self._apply_announce(op, action)
+        elif kind is ROLL:  # a roll with a bust, hot dice or effects
+            self._apply_luck_roll(op, action)
+        elif kind is KEEP:
+            if self._t.grouped:  # dice that differ: the kept dice as codes (group and face)
+                self._keep_grouped(op, action)
             else:
-                self._apply_bank(op, action)
+                try:
+                    keep = action.dice
+                    legal = keep in self._t.ruled_keeps(op.step, self._dice, self.held)[2] if op.ruled else \
+                        keep in (self._keeps.get(self._dice) or self._t.keeps(self._dice))[2]
+                except (AttributeError, TypeError):
+                    legal = False
+                self._take_keep(op, keep if legal else self._check_keep(op, action))
+        elif kind is ANNOUNCE:
+            self._apply_announce(op, action)
+        else:
+            self._apply_bank(op, action)

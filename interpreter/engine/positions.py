@@ -1,53 +1,73 @@
 """Positions: where a state stands in a turn of plain rolls and keeps, interned once per model.
 
-Within a turn of dice alike, between its first roll and its write, a state's position is one of few:
-a plain roll due beside some kept dice (`RollAt`), or a plain keep due at the node of some dice
-(`KeepAt`), each at a roll number. Each position holds what the hot calls of `GameState` need (the
-draw table, the legal actions) and, once met, the position each action leads to. So in a turn such as
-roll, keep, roll, keep, roll, write a move is a lookup: the state notes its position (`GameState._pos`) and derives the kept
-dice and the roll number from it, instead of checking and storing them move by move.
+Within a turn of dice alike, from its first roll to its write, a state's position is one of few: a
+plain roll due beside some kept dice, a plain keep due at the node of some dice, or the write that ends
+the turn with the dice of a node, each at a roll number (`Position`). Each position holds what the hot calls of `GameState` need (the draw table, the
+legal actions) and, once met, the position each action leads to. So in a turn such as roll, keep,
+roll, keep, roll, write, a move is a lookup: the state notes its position (`GameState._pos`) and
+derives the kept dice and the roll number from it, instead of checking and storing them move by move.
 
 Only the hot paths use positions. A state leaves them (`GameState._settle`: the fields are written
-back) for anything else: a slow path, a stop, the write, or a field set by hand.
+back) for anything else: a slow path, a move that is refused, or a field set by hand.
 """
 from __future__ import annotations
 
 from .instructions import Leaf
 
 
-class RollAt:
-    """A plain roll of dice alike due beside the kept dice `after[0]` (see `_Tables.after`), at roll number `rn`.
+class Position:
+    """A plain roll, keep or write due in a turn of dice alike, at roll number `rn` (rolls made this turn).
 
-    `nexts[i]`: the keep position the i-th outcome leads to (None until met). `loop`, `times`: at the end
-    of a repeat, its pass counter's slot and its passes (loop -1: the next leaf follows); `exit`: the write
-    after the repeat, if one follows it."""
+    A roll (`chance`): beside the kept dice `after[0]` (see `_Tables.after`), with its draw table and
+    outcomes (`index`: their positions by sorted faces); `nexts[i]` is the keep position the i-th outcome
+    leads to (None until met), `cont` that keep's leaf. At the end of a repeat, `loop` and `times` are its pass counter's slot and its passes (loop -1: the
+    next leaf follows), `exit` the write after the repeat if one follows it, and `writes[i]` the write position
+    the i-th outcome leads to when no pass is left (None until met; False: the general path takes it).
 
-    __slots__ = ("op", "after", "kept", "cum", "rolls", "total", "rn", "legal", "nexts", "loop", "times", "exit", "cont")
-    chance = True
+    A keep: at the node of the dice (see `_Tables.keeps`); `nexts[j]` is the roll position the node's j-th
+    keep leads to, and its last item the write position stopping leads to (None until met; False: the
+    general path takes it, as for a roll no position covers, or a stop where the step may not stop).
 
-    def __init__(self, op: Leaf, after: tuple, rn: int, cont: Leaf):
-        self.op, self.after, self.kept, self.rn, self.cont = op, after, after[0], rn, cont
-        self.cum, self.rolls, self.total = after[1], after[2], after[3]
-        self.legal = list(self.rolls)
-        self.nexts: list[KeepAt | None] = [None] * len(self.rolls)
-        ends = op.next_leaf is None
-        self.loop, self.times, self.exit = (op.loop.slot, op.loop.times, op.exit_write) if ends else (-1, 0, None)
+    A write (`plan` is not None): a write step one player takes, with the static plan of the node's dice
+    (`_Tables.static_plan`: `plan` and its mask `bits`), ending the turn (`turn`: `Leaf.next_turn`).
 
+    One class for all three, so that every attribute the hot paths read is a slot of one type."""
 
-class KeepAt:
-    """A plain keep due at the node of the dice (see `_Tables.keeps`), at roll number `rn`.
+    __slots__ = ("op", "chance", "rn", "kept", "legal", "nexts", "after", "cum", "rolls", "total", "loop", "times",
+                 "exit", "writes", "cont", "node", "dice", "plan", "bits", "turn", "index")
 
-    `nexts[j]`: the roll position the node's j-th keep leads to (None until met; False: the roll after it
-    is not one a position covers)."""
+    def __init__(self, op: Leaf, rn: int, node: tuple | None = None):
+        self.op, self.rn, self.node, self.dice = op, rn, node, None if node is None else node[4]
+        self.chance, self.kept, self.legal, self.nexts, self.writes, self.loop, self.times = False, (), None, None, None, -1, 0
+        self.after = self.cum = self.rolls = self.total = self.exit = self.cont = self.plan = self.bits = self.turn = None
+        self.index = None
 
-    __slots__ = ("op", "node", "dice", "legal", "rn", "nexts")
-    chance = False
-    rolls = None
-    kept = ()
+    @classmethod
+    def roll(cls, op: Leaf, after: tuple, rn: int, cont: Leaf, index: dict) -> "Position":
+        pos = cls(op, rn)
+        pos.index = index
+        pos.chance, pos.kept, pos.after, pos.cont = True, after[0], after, cont
+        pos.cum, pos.rolls, pos.total = after[1], after[2], after[3]
+        pos.legal = list(pos.rolls)
+        pos.nexts = [None] * len(pos.rolls)
+        if op.next_leaf is None:
+            pos.loop, pos.times, pos.exit = op.loop.slot, op.loop.times, op.exit_write
+            pos.writes = [None if pos.exit is not None else False] * len(pos.rolls)
+        return pos
 
-    def __init__(self, op: Leaf, node: tuple, rn: int):
-        self.op, self.node, self.dice, self.legal, self.rn = op, node, node[4], node[op.keep_slot], rn
-        self.nexts: list[RollAt | bool | None] = [None] * len(node[1])
+    @classmethod
+    def keep(cls, op: Leaf, node: tuple, rn: int) -> "Position":
+        pos = cls(op, rn, node)
+        pos.legal = node[op.keep_slot]
+        pos.nexts = [None] * len(node[1]) + [None if op.can_stop else False]  # (the last: stopping)
+        return pos
+
+    @classmethod
+    def write(cls, op: Leaf, node: tuple, rn: int, plan: tuple[dict, int]) -> "Position":
+        pos = cls(op, rn, node)
+        pos.plan, pos.bits = plan
+        pos.turn = op.next_turn
+        return pos
 
 
 MOST = 16  # the most rolls in a turn that positions cover
@@ -75,9 +95,10 @@ class Positions:
 
     def __init__(self, tables):
         self._t = tables
-        self._rolls: dict[tuple, RollAt] = {}
-        self._keeps: dict[tuple, KeepAt] = {}
-        self._starts: dict[int, RollAt | None] = {}
+        self._rolls: dict[tuple, Position] = {}
+        self._keeps: dict[tuple, Position] = {}
+        self._writes: dict[tuple, Position | bool] = {}
+        self._starts: dict[int, Position | None] = {}
         # rolls at roll numbers below this have positions: the most rolls a turn makes, at most MOST (a repeat
         # without `times`, or a long one, plays on in the general path: the positions stay few)
         turn = next((s for s in tables.model.flow.walk() if s.kind == "each_player"), tables.model.flow)
@@ -96,49 +117,79 @@ class Positions:
             seen.add(id(pos))
             if pos.chance:
                 todo += [pos.nexts[i] or self.after_roll(pos, i) for i in range(len(pos.rolls))]
-            else:
+                if pos.exit is not None:
+                    todo += [pos.writes[i] or self.exit_write(pos, i) for i in range(len(pos.rolls))]
+            elif pos.plan is None:
                 for action in pos.node[1]:
                     at = getattr(action, "_at", None)
                     if at is not None and at[1] is not None:
                         todo.append(pos.nexts[at[3]] or self.after_keep(pos, at))
+                if pos.op.can_stop:
+                    todo.append(pos.nexts[-1] or self.stop_write(pos))
 
-    def start(self, op: Leaf) -> RollAt | None:
+    def start(self, op: Leaf) -> Position | None:
         """The position of a turn's first roll at leaf `op` (nothing kept, roll number 0), if one covers it."""
         try:
             return self._starts[op.pc]
         except KeyError:
             pass
         cont = continues_to(op) if op.kind == 0 and not self._t.grouped else None  # (0: ROLL)
-        found = self._starts[op.pc] = RollAt(op, self._t.after(()), 0, cont) if cont is not None else None
+        found = self._starts[op.pc] = Position.roll(op, self._t.after(()), 0, cont, self._t.faces_at[self._t.model.n_dice]) if cont is not None else None
         return found
 
-    def roll(self, op: Leaf, after: tuple, rn: int) -> RollAt | bool:
+    def roll(self, op: Leaf, after: tuple, rn: int) -> Position | bool:
         """The position of the plain roll `op` beside `after[0]` at roll number rn (False: none covers it)."""
         key = (op.pc, id(after), rn)
         found = self._rolls.get(key)
         if found is None:
             cont = continues_to(op) if not op.all_dice and rn < self.most else None
-            found = self._rolls[key] = RollAt(op, after, rn, cont) if cont is not None else False
+            found = self._rolls[key] = Position.roll(op, after, rn, cont, self._t.faces_at[self._t.model.n_dice - len(after[0])]) if cont is not None else False
         return found
 
-    def keep(self, op: Leaf, node: tuple, rn: int) -> KeepAt:
+    def keep(self, op: Leaf, node: tuple, rn: int) -> Position:
         """The position of the plain keep `op` at the node of the dice, at roll number rn."""
         key = (op.pc, id(node), rn)
         found = self._keeps.get(key)
         if found is None:
-            found = self._keeps[key] = KeepAt(op, node, rn)
+            found = self._keeps[key] = Position.keep(op, node, rn)
         return found
 
-    def after_roll(self, pos: RollAt, i: int) -> KeepAt:
+    def after_roll(self, pos: Position, i: int) -> Position:
         """Where the i-th outcome of the roll at `pos` leads (the keep it goes on to), noted in `pos.nexts`."""
         after = pos.after
         node = after[4][i] or self._t.node_after(after, pos.rolls[i].faces)
         found = pos.nexts[i] = self.keep(pos.cont, node, pos.rn + 1)
         return found
 
-    def after_keep(self, pos: KeepAt, at: tuple) -> RollAt | bool:
+    def after_keep(self, pos: Position, at: tuple) -> Position | bool:
         """Where a keep at `pos` leads (what the Keep's `_at` says it does), noted in `pos.nexts`; False where
         no position covers the roll after it (the general path takes it)."""
         op = pos.op.next_leaf
         found = pos.nexts[at[3]] = self.roll(op, at[2], pos.rn) if op is not None else False
+        return found
+
+    def write(self, op: Leaf, node: tuple, rn: int) -> Position | bool:
+        """The position of the write leaf `op` with the dice of `node` at roll number rn (False: none covers it:
+        a write with effects, an end check, several players or a choice to pass, one that does not end the
+        turn, or dice whose plan reads the sheet)."""
+        key = (op.pc, id(node), rn)
+        found = self._writes.get(key)
+        if found is None:
+            plan = None
+            if op.plain_write and op.next_turn is not None and op.plan_slot is not None and self._t.simple:
+                self._t.scorer.write_plan(node[4], {}, rn, op.step)  # (built, if play has not met it yet)
+                plan = self._t.static_plan(op, node[4])
+            found = self._writes[key] = Position.write(op, node, rn, plan) if plan is not None else False
+        return found
+
+    def exit_write(self, pos: Position, i: int) -> Position | bool:
+        """Where the i-th outcome of the roll at `pos` leads when no pass of its repeat is left, noted in `pos.writes`."""
+        keep = pos.nexts[i] or self.after_roll(pos, i)
+        found = pos.writes[i] = self.write(pos.exit, keep.node, pos.rn + 1)
+        return found
+
+    def stop_write(self, pos: Position) -> Position | bool:
+        """Where stopping at the keep `pos` leads (the write stopping goes on to), noted as `pos.nexts[-1]`."""
+        op = self._t.program[pos.op.stop[0]]
+        found = pos.nexts[-1] = self.write(op, pos.node, pos.rn) if type(op) is Leaf and op.kind == 2 else False  # (2: WRITE)
         return found

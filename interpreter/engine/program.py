@@ -58,6 +58,7 @@ class _Tables:
         self._group_chance: dict[tuple, tuple] = {}
         self.plan_slots = 0  # the write leaves with plans (each node of dice keeps their static plans)
         self.positions = Positions(self)  # (see positions.py)
+        self.roll_all = None if self.grouped else self.after(())  # rolling every die (dice alike; see `after`)
         self._compile_flow(model.flow)
 
     def _compile_flow(self, root: Step) -> None:
@@ -184,6 +185,9 @@ class _Tables:
                                                          op.after + 2, self.positions.start(turns.leaf),
                                                          self.positions.start(loop.leaf)))  # (known only now)
         self.program: list = final
+        first = final[0]  # a program that begins with a turn (see `GameState.__init__`)
+        self.opening = (first.leaf, self.positions.start(first.leaf)) if type(first) is Start and first.leaf is not None \
+            else None
 
     def _next_plan_slot(self) -> int:
         self.plan_slots += 1
@@ -282,7 +286,7 @@ class _Tables:
 
         A state remembers the node of its dice (`GameState._node`, valid while `node[4] is state.dice`).
         With dice alike, each action the node hands out carries what taking it does, `_at` = (the
-        node's dice, the kept dice, `after(kept)`, its index among the keeps), or (the dice, None, None) for Stop; so a keep is
+        node's dice, the kept dice, `after(kept)`, its index among the keeps), or (the dice, None, None, the number of keeps) for Stop; so a keep is
         checked and carried out by reading the action instead of hashing dice (an action of another
         node, or one made elsewhere, fails the identity of the dice and is checked the long way)."""
         entry = self._keeps.get(dice)
@@ -291,7 +295,7 @@ class _Tables:
             keeps = [self.keep_action(k) for k in subs]
             stop = Stop()
             if not self.grouped:
-                object.__setattr__(stop, "_at", (dice, None, None))  # (a frozen value: noted beside its fields)
+                object.__setattr__(stop, "_at", (dice, None, None, len(subs)))  # (a frozen value: noted beside its fields)
                 for j, (k, action) in enumerate(zip(subs, keeps)):
                     if len(k) < len(dice):
                         after = self.after(k)

@@ -28,7 +28,8 @@ from .writing import Writing
 from .program import ANNOUNCE, BANK, KEEP, ROLL, WRITE
 from .moves import NO_NODE as _NO_NODE, Moves
 
-_NO_MARK = (None, -1, 0)  # no mask of filled boxes yet (see `GameState._marks`)
+_NO_MARK = (None, -1, 0)  # no mask of filled boxes (see `GameState._marks`)
+_NONE = (None,)
 
 
 class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
@@ -39,13 +40,13 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
     to the step that is due. Change a state only through `apply`.
     """
 
-    # slotted: the engine reads and writes these on every move (and a slot is faster than a dict entry)
-    __slots__ = ("model", "players", "_t", "scorer", "_turn_counters", "_n_boxes", "_program", "_keeps", "_merge",
-                 "_writes", "_n_players", "_simple", "_all",  # fixed for the game
-                 "sheets", "awards", "counter_values", "game_counters", "player", "acting", "_queue", "_written",
-                 "_dice", "_kept", "held", "announced", "_roll_number", "ended_by", "turns_begun", "_ending", "last_cell",
-                 "_counters", "_full", "_op", "_options", "_plan", "_plan_bits", "_marks", "_node", "_after", "_pos",
-                 "_positions")
+    # slotted: the engine reads and writes these on every move (and a slot is faster than a dict entry); those
+    # of the hot paths first, so that a move touches few cache lines of the state
+    __slots__ = ("_pos", "_op", "_dice", "player", "acting", "_counters", "_positions", "sheets", "_marks", "_plan",
+                 "_plan_bits", "_options", "_full", "last_cell", "held", "announced", "turns_begun", "_n_players",
+                 "_turn_counters", "_n_boxes", "_simple", "_ending", "_kept", "_roll_number", "_node", "_after", "_all",
+                 "_t", "model", "players", "scorer", "_program", "_keeps", "_merge", "_writes",  # (fixed for the game)
+                 "awards", "counter_values", "game_counters", "_queue", "_written", "ended_by")
 
     def __init__(self, model: Model, players: list[str]):
         if not model.min_players <= len(players) <= model.max_players:
@@ -55,11 +56,16 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         self._t = t = tables(model)
         self._positions, self._pos = t.positions, None  # (no position yet: see `_settle`)
         self.scorer = t.scorer
-        self.sheets: list[dict[str, int]] = [{} for _ in players]
-        self.awards: list[dict[str, int]] = [{} for _ in players]
-        # the model's counters (numbers that outlive a turn): each player's own, and the game's
+        # each player's sheet, awards and counters (numbers that outlive a turn; the game's are below), and
+        # (`_marks`) the sheet with its size and the mask of its filled boxes (see `_filled`): none filled yet
         mine = t.player_counters
-        self.counter_values: list[dict[str, int]] = [dict(mine) for _ in players]
+        self.sheets, self.awards, self.counter_values, self._marks = sheets, awards, values, marks = [], [], [], []
+        for _ in players:
+            sheet = {}
+            sheets.append(sheet)
+            awards.append({})
+            values.append(mine.copy())
+            marks.append((sheet, 0, 0))
         self.game_counters: dict[str, int] = dict(t.game_counters)
         # counters of a turn (`per: turn`): each player's own, back to its start when their turn starts
         self._turn_counters = t.turn_counters
@@ -88,17 +94,21 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         self._options: dict[str, Option] | None = None  # what the dice may be written into (at a write)
         self._plan: dict[str, Option] | None = None  # at a write, a static plan (see Scorer.write_plan)
         self._plan_bits = 0  # with a static plan: its boxes as a mask (see `_Tables.static_plan`)
-        # a sheet of boxes: per player (sheet, its size, the mask of its filled boxes, see `_Tables.bit`),
-        # valid while the player's sheet is that dict of that size (kept up to date by writes)
-        self._marks: list[tuple] = [_NO_MARK] * len(players)
         # memos of the fast paths (dice alike), each checked by identity before use, so that any
         # other way of changing the dice or the kept dice simply misses them: the node of the dice
         # (`_Tables.keeps`, valid while node[4] is self.dice), rolling beside the kept dice
         # (`_Tables.after`, valid while its [0] is self.kept) and rolling all dice (None: dice that differ)
         self._node: tuple = _NO_NODE
-        self._all = None if t.grouped else t.after(())
+        self._all = t.roll_all
         self._after: tuple = self._all or _NO_NODE
-        self._run(0)
+        opening = t.opening  # a program that begins with a turn's leaf: it, and its position (as `_run(0)` finds them)
+        if opening is None:
+            self._run(0)
+        else:
+            self.turns_begun = 1
+            if self._turn_counters:
+                self._turn_begins()
+            self._op, self._pos = opening
 
     def clone(self) -> "GameState":
         """An independent copy of the position (to look ahead: apply moves to it, not to this one)."""
@@ -170,6 +180,8 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
             self._after = pos.after
         else:
             self._node = pos.node
+            if pos.plan is not None:  # a write (see `_at_write`)
+                self._plan, self._plan_bits = pos.plan, pos.bits
 
     # the OpenSpiel interface ----------------------------------------------
     def step(self) -> Step | None:
@@ -233,7 +245,16 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
     def legal_actions(self) -> list[Action]:
         pos = self._pos
         if pos is not None:
-            return pos.legal.copy()  # a copy: the position's list stays as it is
+            legal = pos.legal
+            if legal is not None:
+                return legal.copy()  # a copy: the position's list stays as it is
+            player = self.player  # a write: the boxes of its plan still open on the sheet
+            sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
+            mask = pos.bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
+            try:
+                return self._t.open_writes[mask].copy()  # a copy: the table's list stays as it is
+            except KeyError:
+                return self._t.writes_in(mask).copy()
         op = self._op
         if op is None:
             return []
@@ -243,10 +264,6 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
                 entry = self._node = self._keeps.get(self._dice) or self._t.keeps(self._dice)
             return entry[op.keep_slot].copy()  # a copy: the cached list stays as it is
         kind = op.kind
-        if kind is KEEP:  # a keep with a rule, or of dice that differ
-            entry = self._t.ruled_keeps(op.step, self.dice, self.held) if op.ruled else \
-                self._keeps.get(self.dice) or self._t.keeps(self.dice)
-            return entry[op.keep_slot].copy()
         if kind is WRITE:
             if self._plan is not None:  # the boxes of the static plan still open on the sheet
                 acting = self.acting
@@ -262,6 +279,10 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
             if op.shared and op.step.optional and self._may_pass(op):
                 out.insert(0, Stop())
             return out
+        if kind is KEEP:  # a keep with a rule, or of dice that differ
+            entry = self._t.ruled_keeps(op.step, self._dice, self.held) if op.ruled else \
+                self._keeps.get(self._dice) or self._t.keeps(self._dice)
+            return entry[op.keep_slot].copy()
         if kind is ANNOUNCE:
             return self._announce_options()
         if kind is BANK:
@@ -271,8 +292,8 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
     def returns(self) -> list[int]:
         """Each player's final score: the grand total, or the model's own final score (`winner`)."""
         if self.model.ranking is None:
-            total = self.scorer.total
-            return [total(self.sheets[p], self.awards[p], self.counters_of(p)) for p in range(len(self.players))]
+            counters = map(self.counters_of, range(self._n_players)) if self.model.counters else _NONE * self._n_players
+            return list(map(self.scorer.total, self.sheets, self.awards, counters))
         return [self.final_scores()[p][0] for p in range(len(self.players))]
 
     # JSON -------------------------------------------------------------------------

@@ -64,8 +64,11 @@ class Writing:
         if next_turn is None or self._ending is not None:  # (a save may carry a game's end)
             self._run(op.after)
             return
-        # the write ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else on after
-        # the repeat of rounds (what `_run` does through the end of the each_player and of the repeat)
+        self._end_turn(next_turn)
+
+    def _end_turn(self, next_turn: tuple) -> None:
+        """After a write that ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else on
+        after the repeat of rounds (what `_run` does through the end of the each_player and of the repeat)."""
         turns, rounds, times, leaf, round_leaf, exit_pc, start, round_start = next_turn
         counters = self._counters
         n = counters[turns] + 1
@@ -77,6 +80,8 @@ class Writing:
             n = counters[rounds] + 1
             if n >= times or self._full:
                 counters[rounds] = 0
+                if self._pos is not None:  # (the write had a position: the fields say the last turn's dice)
+                    self._settle()
                 self._run(exit_pc)
                 return
             counters[rounds] = n
@@ -91,6 +96,7 @@ class Writing:
         if start is not None:  # the turn's first roll has a position: it says the kept dice and the roll number
             self._pos = start
         else:
+            self._pos = None
             self._kept, self._roll_number = (), 0
 
     def _apply_effects(self, step: Step, box: str | None, writer: int | None = None, kept=(), held=None) -> None:
