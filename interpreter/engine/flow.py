@@ -32,7 +32,7 @@ class Flow:
                             self.player = 0
                             self._new_turn()
                         self._op = op.leaf
-                        self._pos = self._positions.start(op.leaf) if op.turn_start else None
+                        self._pos = self._positions.start(op.leaf) if op.turn_start and self.acting is None else None
                         return
                     pc = op.body
                 else:
@@ -69,7 +69,7 @@ class Flow:
                         if op.turn_start:
                             self.player = 0
                         self._op = op.leaf
-                        self._pos = self._positions.start(op.leaf)
+                        self._pos = self._positions.start(op.leaf) if self.acting is None else None
                         return
                     pc = op.body
                 else:
@@ -80,7 +80,7 @@ class Flow:
                 self._new_turn()
                 if op.leaf is not None:
                     self._op = op.leaf
-                    self._pos = self._positions.start(op.leaf)
+                    self._pos = self._positions.start(op.leaf) if self.acting is None else None
                     return
                 pc += 1
             elif cls is While:
@@ -118,7 +118,7 @@ class Flow:
         sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
         self._dice, self._options = write.dice, None
         if write.bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player)) \
-                and self.acting is None and self._ending is None:
+                and self._ending is None:
             self._pos, self._op = write, write.op
             return
         self._pos = None

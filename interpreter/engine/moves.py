@@ -21,13 +21,11 @@ class Moves:
             if pos.chance:
                 try:  # a roll the tables handed out, or one with the same sorted faces
                     i = action._i
-                    hit = pos.rolls[i] is action
-                    if not hit:
-                        i = pos.index.get(action.faces)
-                        hit = i is not None
-                except (AttributeError, TypeError, IndexError):
-                    hit = False
-                if hit:
+                    if pos.rolls[i] is not action:
+                        i = pos.index[action.faces]
+                except (AttributeError, TypeError, IndexError, KeyError):
+                    i = -1
+                if i >= 0:
                     nxt = pos.nexts[i] or self._positions.after_roll(pos, i)
                     loop = pos.loop
                     if loop >= 0:  # the end of a repeat: another pass (no sheet is full within a position)
@@ -61,12 +59,13 @@ class Moves:
                     nxt = pos.nexts[at[3]] if at[0] is pos.dice else False
                 except (AttributeError, IndexError):
                     nxt = False
-                if nxt is None:
-                    nxt = self._positions.after_keep(pos, at) if at[1] is not None else self._positions.stop_write(pos)
-                elif nxt is False and type(action) is Stop:  # (a Stop made elsewhere: as the node's own)
-                    nxt = pos.nexts[-1]
+                if not nxt:  # not met yet (None), or not an action of the node (False)
                     if nxt is None:
-                        nxt = self._positions.stop_write(pos)
+                        nxt = self._positions.after_keep(pos, at) if at[1] is not None else self._positions.stop_write(pos)
+                    elif type(action) is Stop:  # (a Stop made elsewhere: as the node's own)
+                        nxt = pos.nexts[-1]
+                        if nxt is None:
+                            nxt = self._positions.stop_write(pos)
                 if nxt:
                     if nxt.chance:
                         self._pos, self._op = nxt, nxt.op

@@ -7,6 +7,7 @@ legal actions) and, once met, the position each action leads to. So in a turn su
 roll, keep, roll, write, a move is a lookup: the state notes its position (`GameState._pos`) and
 derives the kept dice and the roll number from it, instead of checking and storing them move by move.
 
+A turn has positions only where its active player acts (`GameState.acting` is None), and no sheet is full.
 Only the hot paths use positions. A state leaves them (`GameState._settle`: the fields are written
 back) for anything else: a slow path, a move that is refused, or a field set by hand.
 """

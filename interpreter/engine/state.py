@@ -190,6 +190,9 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         return None if op is None else op.step
 
     def current_player(self) -> int:
+        pos = self._pos
+        if pos is not None:  # (in a position the active player acts: see positions.py)
+            return CHANCE if pos.chance else self.player
         op = self._op
         if op is None:
             return TERMINAL

@@ -93,8 +93,8 @@ class Writing:
         if self._turn_counters:
             self._turn_begins()
         self._op = leaf
-        if start is not None:  # the turn's first roll has a position: it says the kept dice and the roll number
-            self._pos = start
+        if start is not None and self.acting is None:  # the turn's first roll has a position: it says the kept
+            self._pos = start  # dice and the roll number (and the active player acts in it)
         else:
             self._pos = None
             self._kept, self._roll_number = (), 0
