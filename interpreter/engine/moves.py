@@ -1,5 +1,6 @@
-"""A move: `GameState.apply`, with its fast paths for a plain roll and keep (the other cases go to the
-mixins that check them: keeping.py, writing.py, luck.py)."""
+"""A move: `GameState.apply`, with its fast paths for a plain roll, keep and write (a position's: positions.py;
+and without one, a plain roll and keep), the other cases going to the mixins that check them: keeping.py,
+writing.py, luck.py."""
 from __future__ import annotations
 
 from .actions import Action, Stop

@@ -1,15 +1,16 @@
-"""Positions: where a state stands in a turn of plain rolls and keeps, interned once per model.
+"""Positions: where a state stands in a turn of plain rolls, keeps and its write, interned once per model.
 
 Within a turn of dice alike, from its first roll to its write, a state's position is one of few: a
-plain roll due beside some kept dice, a plain keep due at the node of some dice, or the write that ends
-the turn with the dice of a node, each at a roll number (`Position`). Each position holds what the hot calls of `GameState` need (the draw table, the
-legal actions) and, once met, the position each action leads to. So in a turn such as roll, keep,
-roll, keep, roll, write, a move is a lookup: the state notes its position (`GameState._pos`) and
-derives the kept dice and the roll number from it, instead of checking and storing them move by move.
+plain roll due beside some kept dice, a plain keep due at the node of some dice, or the write that
+ends the turn with the dice of a node, each at a roll number (`Position`). Each position holds what
+the hot calls of `GameState` need (the draw table, the legal actions, the write plan) and, once met,
+the position each action leads to. So in a turn such as roll, keep, roll, keep, roll, write, a move
+is a lookup: the state notes its position (`GameState._pos`) and derives the kept dice and the roll
+number from it, instead of checking and storing them move by move.
 
-A turn has positions only where its active player acts (`GameState.acting` is None), and no sheet is full.
-Only the hot paths use positions. A state leaves them (`GameState._settle`: the fields are written
-back) for anything else: a slow path, a move that is refused, or a field set by hand.
+A turn has positions only where its active player acts (`GameState.acting` is None) and no sheet is
+full. Only the hot paths use positions. A state leaves them (`GameState._settle`: the fields are
+written back) for anything else: a slow path, a move that is refused, or a field set by hand.
 """
 from __future__ import annotations
 
