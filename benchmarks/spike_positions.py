@@ -3,17 +3,17 @@
     python -m benchmarks.spike_positions [--rounds R] [--games N]
 
 Issue 26 asks the per-step engine (`GameState`, move by move) to be at least as fast as the
-hand-written baseline; it is at 0.85–0.92× (2026-12-06). This file measures the design the closing note
-of that session proposes, before anyone builds it into the engine: one interned position per (leaf,
-node of the dice, pass) and per (leaf, roll beside the kept dice, pass), so that `legal_actions` is the
-position's list, `sample_chance` its draw table, a roll or keep the next position, and the roll number
-the pass. It covers Yahtzee's flow only (a roll of all dice, then two passes of keep and roll, then a
-write: the leaves are read from the compiled program and checked), one player, and its write path does
-what the engine's does. It plays the baseline's games exactly (checked on every run), and the output
-gives its speed and the engine's, both against the baseline, in the same interleaved rounds.
+hand-written baseline. This file measured the design of positions before it was built into the engine
+(interpreter/engine/positions.py, 2026-12-06): one interned position per (leaf, node of the dice, pass)
+and per (leaf, roll beside the kept dice, pass), so that `legal_actions` is the position's list,
+`sample_chance` its draw table, a roll or keep the next position, and the roll number the pass. It covers
+Yahtzee's flow only (a roll of all dice, then two passes of keep and roll, then a write: the leaves are
+read from the compiled program and checked), one player, and its write path does what the engine's
+does. It plays the baseline's games exactly (checked on every run), and the output gives its speed and
+the engine's, both against the baseline, in the same interleaved rounds.
 
-Left out, which the real engine must carry: `dice`, `kept`, `_node` and `_after` as fields that code may set
-by hand (the design makes them properties that drop the position), saves, clone, other flows.
+It stays as a yardstick of what the design costs at least: it leaves out what the engine must carry
+(fields that code may set by hand, saves, clone, other flows, several players).
 """
 from __future__ import annotations
 
