@@ -53,8 +53,9 @@ class WriteArrays:
     bq_key: np.ndarray  # (Q,) int64: and which row of `Batch.gkey` holds each state's group
     bsel: np.ndarray  # (NR, G) int64: slot written, or -1 if the rule refuses it
     bgain: np.ndarray  # (NR, G) float64: points + write bonus
-    # derived from the above (`_pairs`): the different (slot, gain) pairs of `row` and `gain` (Yatzy: 120 of
-    # 3,780 writes), so the compiled kernel adds each pair's gain to its slot's value once per state
+    # derived from the above (`_pairs`): the different (slot, gain) pairs of `row` and `gain` (a sheet of 15 boxes
+    # and 252 rolls: 120 pairs for 3,780 writes), so the compiled kernel adds each pair's gain to its slot's value
+    # once per state
     pair_slot: np.ndarray = field(init=False, repr=False)  # (P,) int64: the slot of each pair
     pair_gain: np.ndarray = field(init=False, repr=False)  # (P,) float64: its points + write bonus
     pair_box: np.ndarray = field(init=False, repr=False)  # (P,) int64: its box
