@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import mmap
-import multiprocessing as mp
 import os
 import time
 from dataclasses import dataclass
@@ -411,8 +410,11 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
-            from ..model.workers import pool as quiet_pool
-            pool = _Threads(limits.jobs) if threads else quiet_pool(limits.jobs)
+            if threads:
+                pool = _Threads(limits.jobs)
+            else:  # (multiprocessing imported only here)
+                from ..model.workers import pool as quiet_pool
+                pool = quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
             masks, feats = _level(space, layer)
             idx = space.index(masks, feats)
