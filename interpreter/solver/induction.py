@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import math
 import mmap
-import multiprocessing as mp
 import os
 import time
 from dataclasses import dataclass
@@ -132,6 +131,7 @@ def _seconds_per_state(space: "Space", k: int) -> float:
     """Time a sample of a layer (evenly spread over it when it is small enough to list)."""
     if space.level_counts()[k] <= 2_000_000:
         masks, feats = space.level(k)
+        space.__dict__["_probed_level"] = (k, masks, feats)  # the solve lists it again: `_level` keeps it for it
         pick = np.linspace(0, len(masks) - 1, min(PROBE, len(masks))).astype(np.int64)
         masks, feats = masks[pick], feats[pick]
     else:  # whole fills, as a layer has them: every value of the tracked quantities for a few random fills
@@ -293,6 +293,15 @@ def _work(task: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
     return len(masks)
 
 
+def _level(space: "Space", k: int) -> tuple[np.ndarray, np.ndarray]:
+    """`space.level(k)`, the layer the estimate listed for its sample taken over (once) rather than listed again."""
+    probed = space.__dict__.get("_probed_level")
+    if probed is not None and probed[0] == k:
+        del space.__dict__["_probed_level"]
+        return probed[1], probed[2]
+    return space.level(k)
+
+
 # the table and its checkpoint ------------------------------------------------------------------
 
 def _shared(entries: int) -> np.ndarray:
@@ -401,10 +410,13 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         kernel.compiled()
         if limits.jobs > 1:
             _JOB.update(space=space, V=V)
-            from ..model.workers import pool as quiet_pool
-            pool = _Threads(limits.jobs) if threads else quiet_pool(limits.jobs)
+            if threads:
+                pool = _Threads(limits.jobs)
+            else:  # (multiprocessing imported only here)
+                from ..model.workers import pool as quiet_pool
+                pool = quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
-            masks, feats = space.level(layer)
+            masks, feats = _level(space, layer)
             idx = space.index(masks, feats)
             if cp is not None and layer in cp.done:
                 if cp.verify(layer, idx):

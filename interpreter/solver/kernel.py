@@ -19,7 +19,7 @@ written, nothing is cached.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -53,6 +53,29 @@ class WriteArrays:
     bq_key: np.ndarray  # (Q,) int64: and which row of `Batch.gkey` holds each state's group
     bsel: np.ndarray  # (NR, G) int64: slot written, or -1 if the rule refuses it
     bgain: np.ndarray  # (NR, G) float64: points + write bonus
+    # derived from the above (`_pairs`): the different (slot, gain) pairs of `row` and `gain` (a sheet of 15 boxes
+    # and 252 rolls: 120 pairs for 3,780 writes), so the compiled kernel adds each pair's gain to its slot's value
+    # once per state
+    pair_slot: np.ndarray = field(init=False, repr=False)  # (P,) int64: the slot of each pair
+    pair_gain: np.ndarray = field(init=False, repr=False)  # (P,) float64: its points + write bonus
+    pair_box: np.ndarray = field(init=False, repr=False)  # (P,) int64: its box
+    pair_of: np.ndarray = field(init=False, repr=False)  # (NR, B, R) int64: the pair of each write, or -1
+
+    def __post_init__(self):
+        for name, value in zip(("pair_slot", "pair_gain", "pair_box", "pair_of"), _pairs(self.slot_box, self.row, self.gain)):
+            object.__setattr__(self, name, value)
+
+
+def _pairs(slot_box: np.ndarray, row: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The different (slot, gain) pairs of the writes (gains told apart bit for bit) and the pair of each write."""
+    ok = row >= 0
+    key = np.stack([row[ok], np.ascontiguousarray(gain[ok], dtype=np.float64).view(np.int64)], axis=1)
+    pairs, which = np.unique(key.reshape(-1, 2), axis=0, return_inverse=True)
+    pair_of = np.full(row.shape, -1, dtype=np.int64)
+    pair_of[ok] = which.reshape(-1)
+    pair_slot = np.ascontiguousarray(pairs[:, 0])
+    return (pair_slot, np.ascontiguousarray(pairs[:, 1]).view(np.float64), np.ascontiguousarray(slot_box[pair_slot]),
+            pair_of)
 
 
 @dataclass(frozen=True)
@@ -178,9 +201,10 @@ BLOCK = 128  # states per block in the compiled kernel (its arrays stay in the c
 
 def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradix, row, gain,
                   bq_box, bq_roll, bq_off, bq_key, bsel, bgain, adds, removes, size_start, p_all, faces, rerolls, stop,
-                  out, fut, W, A, acc, at):  # pragma: no cover (compiled)
+                  pair_slot, pair_gain, pair_box, pair_of, out, fut, val, A, acc, at):  # pragma: no cover (compiled)
     B, S = base.shape
     D = slot_box.shape[0]
+    P = pair_slot.shape[0]
     NR, _, R = row.shape
     K = adds.shape[0]
     C = removes.shape[1]
@@ -191,10 +215,12 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
     inv = 1.0 / faces
     neg = -np.inf
     # the scratch arrays come from the caller (an allocation inside would compile numpy's own
-    # functions with the kernel: about a second of the first solve): fut (D, BLOCK), W (NR, R, BLOCK),
-    # A (K + 1, BLOCK), acc (BLOCK,) and at (BLOCK + 2 B,) int64, whose tail holds which boxes are open
+    # functions with the kernel: about a second of the first solve): fut (D, BLOCK), val (P + 1, BLOCK),
+    # A (K + 1 + (NR - 1) R, BLOCK), acc (BLOCK,) and at (BLOCK + 3 B + 4,) int64, whose tail holds which
+    # boxes are open and a roll's writes
     any_open = at[BLOCK:BLOCK + B]
     open_boxes = at[BLOCK + B:BLOCK + 2 * B]
+    writes = at[BLOCK + 2 * B:BLOCK + 3 * B + 4]
     status = 0
     for lo in range(0, S, BLOCK):
         sb = S - lo if S - lo < BLOCK else BLOCK
@@ -222,28 +248,44 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
             for j in range(sb):
                 if fut[d, j] != fut[d, j]:
                     status |= 2
-        # the best write of every roll
+        # the value of every write, once per (slot, points + write bonus) pair; row P is -inf
+        for p in range(P):
+            if any_open[pair_box[p]]:
+                d, g = pair_slot[p], pair_gain[p]
+                for j in range(sb):
+                    val[p, j] = g + fut[d, j]
+        for j in range(sb):
+            val[P, j] = neg
+        # the best write of every roll, into rows w0.. of A: the rolls' own rows for the last roll number
         nopen = 0
         for b in range(B):
             if any_open[b]:
                 open_boxes[nopen] = b
                 nopen += 1
         for q in range(NR):
-            for r in range(R):  # one roll at a time: its row stays in the fastest cache
-                for j in range(sb):
-                    acc[j] = neg
-                for ob in range(nopen):
-                    b = open_boxes[ob]
-                    d = row[q, b, r]
-                    if d < 0:
-                        continue
-                    g = gain[q, b, r]
+            w0 = full0 if q == NR - 1 else K + 1 + q * R
+            for r in range(R):
+                m = 0
+                for ob in range(nopen):  # the roll's writes into open boxes, in the boxes' order
+                    p = pair_of[q, open_boxes[ob], r]
+                    if p >= 0:
+                        writes[m] = p
+                        m += 1
+                while m == 0 or m % 4:  # padded with the -inf row, which changes nothing
+                    writes[m] = P
+                    m += 1
+                for c in range(0, m, 4):  # four at a time, the maximum held in a register
+                    m0, m1, m2, m3 = writes[c], writes[c + 1], writes[c + 2], writes[c + 3]
                     for j in range(sb):
-                        v = g + fut[d, j]
-                        w = acc[j]
-                        acc[j] = v if v > w else w
-                for j in range(sb):
-                    W[q, r, j] = acc[j]
+                        y = A[w0 + r, j] if c else neg
+                        x = val[m0, j]
+                        y = x if x > y else y
+                        x = val[m1, j]
+                        y = x if x > y else y
+                        x = val[m2, j]
+                        y = x if x > y else y
+                        x = val[m3, j]
+                        A[w0 + r, j] = x if x > y else y
             for x in range(Q):
                 b = bq_box[x]
                 if not any_open[b]:
@@ -257,16 +299,13 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                     if d < 0:
                         continue
                     v = bgain[q, e] + fut[d, j]
-                    if v > W[q, r, j]:
-                        W[q, r, j] = v
+                    if v > A[w0 + r, j]:
+                        A[w0 + r, j] = v
             for r in range(R):
                 for j in range(sb):
-                    if W[q, r, j] == neg:
+                    if A[w0 + r, j] == neg:
                         status |= 1
         # the keep/reroll layers
-        for r in range(R):
-            for j in range(sb):
-                A[full0 + r, j] = W[NR - 1, r, j]
         for layer in range(1, rerolls + 1):
             for s in range(n - 1, -1, -1):
                 for k in range(size_start[s], size_start[s + 1]):
@@ -285,20 +324,17 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                     for j in range(sb):
                         A[k, j] = acc[j] * inv
             if stop:
+                w0 = K + 1 + (NR - 1 - layer) * R
                 for r in range(R):
                     for j in range(sb):
-                        A[full0 + r, j] = W[NR - 1 - layer, r, j]
-            for j in range(sb):
-                A[K, j] = neg
+                        A[full0 + r, j] = A[w0 + r, j]
             for s in range(1, n + 1):
                 for k in range(size_start[s], size_start[s + 1]):
-                    for c in range(0, C, 4):  # four keeps at a time, the maximum held in a register (the same
-                        m0 = removes[k, c]    # comparisons in the same order; row K is -inf, which changes nothing)
-                        if m0 == K:  # padding: this keep has fewer distinct faces
-                            break
-                        m1 = removes[k, c + 1] if c + 1 < C else K
-                        m2 = removes[k, c + 2] if c + 2 < C else K
-                        m3 = removes[k, c + 3] if c + 3 < C else K
+                    # the keeps with one die fewer, four at a time (the maximum held in a register), then the
+                    # last one, two or three: the same comparisons in the same order as one at a time
+                    c = 0
+                    while c + 4 <= C and removes[k, c + 3] != K:
+                        m0, m1, m2, m3 = removes[k, c], removes[k, c + 1], removes[k, c + 2], removes[k, c + 3]
                         for j in range(sb):
                             y = A[k, j]
                             x = A[m0, j]
@@ -308,6 +344,34 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                             x = A[m2, j]
                             y = x if x > y else y
                             x = A[m3, j]
+                            A[k, j] = x if x > y else y
+                        c += 4
+                    left = 0
+                    while c + left < C and removes[k, c + left] != K:
+                        left += 1
+                    if left == 3:
+                        m0, m1, m2 = removes[k, c], removes[k, c + 1], removes[k, c + 2]
+                        for j in range(sb):
+                            y = A[k, j]
+                            x = A[m0, j]
+                            y = x if x > y else y
+                            x = A[m1, j]
+                            y = x if x > y else y
+                            x = A[m2, j]
+                            A[k, j] = x if x > y else y
+                    elif left == 2:
+                        m0, m1 = removes[k, c], removes[k, c + 1]
+                        for j in range(sb):
+                            y = A[k, j]
+                            x = A[m0, j]
+                            y = x if x > y else y
+                            x = A[m1, j]
+                            A[k, j] = x if x > y else y
+                    elif left == 1:
+                        m0 = removes[k, c]
+                        for j in range(sb):
+                            y = A[k, j]
+                            x = A[m0, j]
                             A[k, j] = x if x > y else y
         for j in range(sb):
             acc[j] = 0.0
@@ -398,8 +462,9 @@ def _stop_background() -> None:
 
 
 # the kernel's arguments: numba's signature at use, the install's export and its checks of every call
-SHIPPED = {"_solve_states": [_aot.spec("i8", "f8.1 i8.2 i8.2 i8.2 i8.1 i8.1 i8.1 b1.2 i8.1 i8.1 i8.3 f8.3 i8.1 i8.1 "
-                                                "i8.1 i8.1 i8.2 f8.2 i8.2 i8.2 i8.1 f8.1 i8 i8 b1 f8.1 f8.2 f8.3 f8.2 f8.1 i8.1")]}
+SHIPPED = {"_solve_states": [_aot.spec("i8", "f8.1 i8.2 i8.2 i8.2 i8.1 i8.1 i8.1 b1.2 i8.1 i8.1 i8.3 f8.3 i8.1 i8.1 i8.1 i8.1 "
+                                                "i8.2 f8.2 i8.2 i8.2 i8.1 f8.1 i8 i8 b1 i8.1 f8.1 i8.1 i8.3 "
+                                                "f8.1 f8.2 f8.2 f8.2 f8.1 i8.1")]}
 
 
 def _signature(numba):
@@ -458,8 +523,8 @@ def solve_states(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out
     V = V if type(V) is np.ndarray else np.asarray(V).view(np.ndarray)
     B = batch.base.shape[0]
     NR, _, R = w.row.shape
-    scratch = (np.empty((len(w.slot_box), BLOCK)), np.empty((NR, R, BLOCK)), np.empty((len(t.adds) + 1, BLOCK)),
-               np.empty(BLOCK), np.empty(BLOCK + 2 * B, np.int64))
+    scratch = (np.empty((len(w.slot_box), BLOCK)), np.empty((len(w.pair_slot) + 1, BLOCK)),
+               np.empty((len(t.adds) + 1 + (NR - 1) * R, BLOCK)), np.empty(BLOCK), np.empty(BLOCK + 3 * B + 4, np.int64))
     return int(kernel(V, batch.base, batch.tfeat, batch.gkey, w.slot_box, w.padd, w.pconst, w.movt, w.tlim, w.tradix,
                       w.row, w.gain, w.bq_box, w.bq_roll, w.bq_off, w.bq_key, w.bsel, w.bgain, t.adds, t.removes, t.size_start,
-                      t.p_all, t.faces, t.rerolls, t.stop, out, *scratch))
+                      t.p_all, t.faces, t.rerolls, t.stop, w.pair_slot, w.pair_gain, w.pair_box, w.pair_of, out, *scratch))

@@ -124,12 +124,10 @@ def _reps(total: Total, key: int, values: np.ndarray) -> np.ndarray:
         bits = _sums(total, tuple(reversed(open_)))
         adds = np.array([x for x in range(total.limit + 1) if bits >> x & 1], dtype=np.int64)
         ends = total.alike[np.minimum(values[:, None] + adds[None, :], total.limit)]  # (values, sums)
-        _, kind = np.unique(ends, axis=0, return_inverse=True)
-        kind = kind.ravel()
-        first = np.full(kind.max() + 1, total.limit + 1, dtype=np.int64)
-        np.minimum.at(first, kind, values)
         rep = np.full(total.limit + 1, -1, dtype=np.int64)
-        rep[values] = first[kind]
+        first: dict[bytes, int] = {}  # per row of ends (its bytes: quicker than np.unique's rows), the first value with it:
+        for v, row in zip(values.tolist(), np.ascontiguousarray(ends)):  # the smallest, as values ascend
+            rep[v] = first.setdefault(row.tobytes(), v)
         total.reps[key] = rep
     return total.reps[key]
 
@@ -152,14 +150,15 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
         keys = np.zeros(len(sheets), dtype=np.int64)  # open entries per unit, mixed radix
         for u, uses in zip(total.units, total.uses):
             keys = keys * (uses + 1) + (uses - np.asarray(space.count(sheets, u), dtype=np.int64))
-        found = np.unique(keys)
+        found = np.sort(keys)  # (not np.unique: numpy 2 imports numpy.ma for it, 12 ms)
+        found = found[np.r_[True, found[1:] != found[:-1]]]
         if len(found) > MAX_KEYS or math.prod(u + 1 for u in total.uses) > 2**62:
             continue
         at = np.repeat(np.searchsorted(found, keys), counts)  # per state, its fill among `found`
         t = feats[:, total.column]
         new = [k for k, key in enumerate(found.tolist()) if key not in total.reps]
         if new:  # the totals each new fill has (the same in every layer: the reachable ones)
-            pairs = np.unique(at * (total.limit + 1) + t)
+            pairs = np.flatnonzero(np.bincount(at * (total.limit + 1) + t, minlength=len(found) * (total.limit + 1)))
             for k in new:
                 _reps(total, int(found[k]), pairs[pairs // (total.limit + 1) == k] % (total.limit + 1))
         r = np.stack([total.reps[key] for key in found.tolist()])[at, t]

@@ -8,7 +8,7 @@ Everything is vectorized with numpy over batches of states.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -16,9 +16,11 @@ from .abstraction import Feature
 from . import induction, tablefile
 from .induction import Estimate, Limits  # noqa: F401 (MAX_STATES re-exported)
 from ..model.frozen import Model
-from ..engine.state import GameState
 from .cache import cache_key, cache_path, table_options, warn_stderr
 from .space import Space, Table
+
+if TYPE_CHECKING:  # (the engine's state: only the bots' tables take one; a solve does not import it)
+    from ..engine.state import GameState
 
 
 def solve(model: Model, progress: Callable[[int, int], None] | None = None, space: "Space | None" = None,
