@@ -31,8 +31,9 @@ class Flow:
                         if op.turn_start:
                             self.player = 0
                             self._new_turn()
-                        self._op = op.leaf
-                        self._pos = self._positions.start(op.leaf) if op.turn_start and self.acting is None else None
+                            self._begin_at(op.leaf)
+                        else:
+                            self._op = op.leaf
                         return
                     pc = op.body
                 else:
@@ -68,8 +69,7 @@ class Flow:
                     if op.leaf is not None:
                         if op.turn_start:
                             self.player = 0
-                        self._op = op.leaf
-                        self._pos = self._positions.start(op.leaf) if self.acting is None else None
+                        self._begin_at(op.leaf)
                         return
                     pc = op.body
                 else:
@@ -79,8 +79,7 @@ class Flow:
                 self.player = 0
                 self._new_turn()
                 if op.leaf is not None:
-                    self._op = op.leaf
-                    self._pos = self._positions.start(op.leaf) if self.acting is None else None
+                    self._begin_at(op.leaf)
                     return
                 pc += 1
             elif cls is While:
@@ -119,7 +118,7 @@ class Flow:
         self._dice, self._options = write.dice, None
         if write.bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player)) \
                 and self._ending is None:
-            self._pos, self._op = write, write.op
+            self._pos, self._op, self._plan, self._plan_bits = write, write.op, write.plan, write.bits
             return
         self._pos = None
         self._node, self._kept, self._roll_number, self._op = write.node, (), write.rn, write.op
@@ -133,6 +132,11 @@ class Flow:
         self.turns_begun += 1
         if self._turn_counters:
             self._turn_begins()
+
+    def _begin_at(self, leaf: Leaf) -> None:
+        """A turn's first leaf is due: with its position, where one covers it and the active player acts."""
+        self._op = leaf
+        self._pos = self._positions.start(leaf) if self.acting is None else None
 
     def _turn_begins(self) -> None:
         """A turn starts: the player's turn counters (`per: turn`) go back to their start values."""

@@ -76,30 +76,9 @@ class Moves:
                         counters[slot] = 0
                     self._arrive(nxt)
                     return
-            else:  # a write of a box of the plan that is open: it ends the turn
-                player = self.player  # (no one else acts at a write with a position)
-                sheet = self.sheets[player]
-                try:
-                    box = action.box
-                    option = None if box in sheet else pos.plan[box]
-                except (AttributeError, KeyError, TypeError):
-                    option = None
-                if option is not None:
-                    choice, parts = option
-                    if parts:
-                        awards = self.awards[player]
-                        for bonus_id, points in parts:
-                            awards[bonus_id] = awards.get(bonus_id, 0) + points
-                    sheet[box] = choice.points
-                    size = len(sheet)
-                    mark = self._marks[player]  # (the mask of filled boxes, kept up to date: see `_filled`)
-                    if mark[0] is sheet and mark[1] == size - 1:
-                        self._marks[player] = (sheet, size, mark[2] | self._t.bit[box])
-                    self.last_cell = box
-                    if size == self._n_boxes:
-                        self._full = self._all_filled()
-                    self._end_turn(pos.turn)
-                    return
+            else:  # a write (the fields of the write are set on arriving: see `_arrive`)
+                self._apply_write(pos.op, action)
+                return
             self._settle()  # anything else: the general path
         op = self._op
         try:

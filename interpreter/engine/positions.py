@@ -14,7 +14,7 @@ written back) for anything else: a slow path, a move that is refused, or a field
 """
 from __future__ import annotations
 
-from .instructions import Leaf
+from .instructions import ROLL, WRITE, Leaf, Loop, Start, Turns
 
 
 class Position:
@@ -30,18 +30,19 @@ class Position:
     keep leads to, and its last item the write position stopping leads to (None until met; False: the
     general path takes it, as for a roll no position covers, or a stop where the step may not stop).
 
-    A write (`plan` is not None): a write step one player takes, with the static plan of the node's dice
-    (`_Tables.static_plan`: `plan` and its mask `bits`), ending the turn (`turn`: `Leaf.next_turn`).
+    A write (`plan` is not None): a write step one player takes that ends the turn (`Leaf.next_turn`), with
+    the static plan of the node's dice (`_Tables.static_plan`: `plan` and its mask `bits`). Arriving at it sets
+    the state's plan (`GameState._arrive`), and the write itself is the general one (`_apply_write`).
 
     One class for all three, so that every attribute the hot paths read is a slot of one type."""
 
     __slots__ = ("op", "chance", "rn", "kept", "legal", "nexts", "after", "cum", "rolls", "total", "loop", "times",
-                 "exit", "writes", "cont", "node", "dice", "plan", "bits", "turn", "index")
+                 "exit", "writes", "cont", "node", "dice", "plan", "bits", "index")
 
     def __init__(self, op: Leaf, rn: int, node: tuple | None = None):
         self.op, self.rn, self.node, self.dice = op, rn, node, None if node is None else node[4]
         self.chance, self.kept, self.legal, self.nexts, self.writes, self.loop, self.times = False, (), None, None, None, -1, 0
-        self.after = self.cum = self.rolls = self.total = self.exit = self.cont = self.plan = self.bits = self.turn = None
+        self.after = self.cum = self.rolls = self.total = self.exit = self.cont = self.plan = self.bits = None
         self.index = None
 
     @classmethod
@@ -68,7 +69,6 @@ class Position:
     def write(cls, op: Leaf, node: tuple, rn: int, plan: tuple[dict, int]) -> "Position":
         pos = cls(op, rn, node)
         pos.plan, pos.bits = plan
-        pos.turn = op.next_turn
         return pos
 
 
@@ -108,7 +108,6 @@ class Positions:
 
     def precompute(self) -> None:
         """Meet every position a turn can reach from the first roll of a turn (see `_Tables.precompute`)."""
-        from .instructions import Loop, Start, Turns
         todo = [self.start(op.leaf) for op in self._t.program
                 if type(op) in (Start, Loop, Turns) and op.leaf is not None and (type(op) is not Loop or op.turn_start)]
         seen = set()
@@ -135,7 +134,7 @@ class Positions:
             return self._starts[op.pc]
         except KeyError:
             pass
-        cont = continues_to(op) if op.kind == 0 and not self._t.grouped else None  # (0: ROLL)
+        cont = continues_to(op) if op.kind == ROLL and not self._t.grouped else None
         found = self._starts[op.pc] = Position.roll(op, self._t.after(()), 0, cont, self._t.faces_at[self._t.model.n_dice]) if cont is not None else None
         return found
 
@@ -193,5 +192,5 @@ class Positions:
     def stop_write(self, pos: Position) -> Position | bool:
         """Where stopping at the keep `pos` leads (the write stopping goes on to), noted as `pos.nexts[-1]`."""
         op = self._t.program[pos.op.stop[0]]
-        found = pos.nexts[-1] = self.write(op, pos.node, pos.rn) if type(op) is Leaf and op.kind == 2 else False  # (2: WRITE)
+        found = pos.nexts[-1] = self.write(op, pos.node, pos.rn) if type(op) is Leaf and op.kind == WRITE else False
         return found

@@ -180,8 +180,6 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
             self._after = pos.after
         else:
             self._node = pos.node
-            if pos.plan is not None:  # a write (see `_at_write`)
-                self._plan, self._plan_bits = pos.plan, pos.bits
 
     # the OpenSpiel interface ----------------------------------------------
     def step(self) -> Step | None:
@@ -251,14 +249,7 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
             legal = pos.legal
             if legal is not None:
                 return legal.copy()  # a copy: the position's list stays as it is
-            player = self.player  # a write: the boxes of its plan still open on the sheet
-            sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
-            mask = pos.bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
-            try:
-                return self._t.open_writes[mask].copy()  # a copy: the table's list stays as it is
-            except KeyError:
-                return self._t.writes_in(mask).copy()
-        op = self._op
+        op = self._op  # (a write's position: its plan is the state's, below)
         if op is None:
             return []
         if op.plain_keep:  # the keeps of the node of the dice

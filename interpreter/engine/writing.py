@@ -64,11 +64,8 @@ class Writing:
         if next_turn is None or self._ending is not None:  # (a save may carry a game's end)
             self._run(op.after)
             return
-        self._end_turn(next_turn)
-
-    def _end_turn(self, next_turn: tuple) -> None:
-        """After a write that ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else on
-        after the repeat of rounds (what `_run` does through the end of the each_player and of the repeat)."""
+        # the write ends a turn (`Leaf.next_turn`): the next player's turn, else the next round, else on after
+        # the repeat of rounds (what `_run` does through the end of the each_player and of the repeat)
         turns, rounds, times, leaf, round_leaf, exit_pc, start, round_start = next_turn
         counters = self._counters
         n = counters[turns] + 1
