@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js  # noqa: F401
+from test_serve_browser import TIMEOUT, expect, free_port, start_server, stop_server, wait_js  # noqa: F401
 from test_serve_browser import browser, errors  # noqa: F401  (fixtures)
 
 from rulebook.interpreter import load_model
@@ -100,7 +100,7 @@ def check_phone_sheet(page, names: list[str]) -> list[str]:
         for i, name in enumerate(names):  # each player's columns, one after another
             tabs.nth(i).click()
             wait_js(page, f"document.querySelector('#sheet thead .pname').textContent === {name!r}")
-            assert page.locator("#sheet thead th.player").count() == 1
+            expect(page.locator("#sheet thead th.player")).to_have_count(1)
             widths = page.evaluate(WIDTHS)
             assert widths["page"] <= widths["screen"] and widths["sheet"] <= widths["wrap"], (name, widths)
             assert page.evaluate(BROKEN) == [], name
@@ -117,7 +117,7 @@ def test_the_column_games_on_a_phone(phone, server, errors, tmp_path, model, lan
     page.screenshot(path=str(shots(tmp_path) / f"phone-{model}-{lang}.png"), full_page=True)
     assert check_phone_sheet(page, names) == names
     if model == "yamb":  # three players' five columns do not fit side by side: one player at a time
-        assert page.locator("#sheet-players").is_visible()
+        expect(page.locator("#sheet-players")).to_be_visible()
     page.close()
 
 

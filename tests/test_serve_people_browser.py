@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js, wait_turn_or_end  # noqa: F401
+from test_serve_browser import TIMEOUT, expect, free_port, start_server, stop_server, wait_js, wait_turn_or_end  # noqa: F401
 from test_serve_browser import browser, errors  # noqa: F401  (fixtures)
 
 EVENT = 600  # s: the bound of a wait for an event, for a broken server only (a busy machine is slow, not wrong)
@@ -120,11 +120,11 @@ def test_a_quota_reached_gives_429_and_others_can_still_create_tables(people, er
     assert r.status == 429 and int(r.headers["retry-after"]) > 0
     status = page.locator("#status")
     wait_js(page, "document.getElementById('status').classList.contains('bad')")
-    assert "too many new tables" in status.inner_text()
+    expect(status).to_contain_text("too many new tables")
     assert "/new/yacht" in page.url  # still on the form, nothing created
     table = other.new_table()  # somebody else is not held up
     assert other.wait_turn_or_end() == "turn" and table
-    errors[:] = [e for e in errors if "status of 429" not in e]  # the browser reports the refusal itself
+    errors.allow("status of 429")  # the browser reports the refusal itself
 
 
 def test_a_duplicated_move_changes_nothing(people, errors):
@@ -138,7 +138,7 @@ def test_a_duplicated_move_changes_nothing(people, errors):
     wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) >= {before['seq'] + 2}")
     after = me.state(table)
     assert after["rolls_left"] == before["rolls_left"] - 1 and after["seq"] == before["seq"] + 2
-    assert page.locator("#log li.ev-keep").count() == 1
+    expect(page.locator("#log li.ev-keep")).to_have_count(1)
     # the same request sent twice over the wire: made once, the repeat refused with the state
     token = page.evaluate("JSON.parse(localStorage.getItem('rulebook.seats'))")[table]["0"]
     body = json.dumps({"seat": 0, "token": token, "action": "keep none", "seq": after["seq"]})
@@ -151,7 +151,7 @@ def test_a_duplicated_move_changes_nothing(people, errors):
     assert all(seq == final["seq"] for _, seq in statuses)  # the 409 carries the state now
     events = page.evaluate(f"fetch('/api/tables/{table}/events').then((r) => r.json())")["events"]
     assert [e["type"] for e in events].count("keep") == 2
-    errors[:] = [e for e in errors if "status of 409" not in e]
+    errors.allow("status of 409")
 
 
 def test_a_player_leaves_mid_game_and_the_computer_takes_over_after_the_timer(people):
@@ -212,14 +212,14 @@ def test_rematch_with_the_same_seats(people):
         turns += 1
         assert turns <= 12
     page = me.page
-    assert page.locator("#rematch").is_visible()
+    expect(page.locator("#rematch")).to_be_visible()
     page.click("#rematch")
     page.wait_for_url(re.compile(r"/t/(?!" + table + r")[A-Za-z0-9_-]+"))
     assert me.wait_turn_or_end() == "turn"
     names = page.locator("#sheet thead .pname").all_inner_texts()
     old = me.state(table)
     assert names == [p["name"] for p in old["players"]] and old["rematch"] in page.url
-    assert page.locator("#sheet td.filled").count() == 0
+    expect(page.locator("#sheet td.filled")).to_have_count(0)
 
 
 def no_sideways_scroll(page) -> bool:
@@ -254,7 +254,7 @@ def test_every_page_fits_a_360_by_640_phone(people, server, errors):
     # the 8-player sheet itself fits: it does not scroll sideways inside its box either
     assert mine.page.evaluate("(() => { const w = document.querySelector('.sheet-wrap');"
                               " return w.scrollWidth <= w.clientWidth; })()")
-    errors[:] = [e for e in errors if "status of 404" not in e]  # the two error pages asked for on purpose
+    errors.allow("status of 404")  # the two error pages asked for on purpose
 
 
 def test_a_whole_turn_by_keyboard_alone_with_focus_kept(people):
@@ -271,14 +271,14 @@ def test_a_whole_turn_by_keyboard_alone_with_focus_kept(people):
             break
     assert page.evaluate("document.activeElement.dataset.index") == "0"
     kb.press("Space")
-    assert page.locator("#dice .die.held").count() == 1
+    expect(page.locator("#dice .die.held")).to_have_count(1)
     assert page.evaluate("document.activeElement.dataset.focus") == "die-0"  # focus stays on the die
     kb.press("2")  # the shortcut for die 2
-    assert page.locator("#dice .die.held").count() == 2
+    expect(page.locator("#dice .die.held")).to_have_count(2)
     kb.press("r")  # roll the others again
     wait_js(page, f"Number(document.querySelector('#log li').dataset.seq) >= {start + 2}")
     wait_js(page, "document.activeElement && document.activeElement !== document.body")
-    assert page.locator("#dice .die.held").count() == 2  # the kept dice stay chosen, in their places
+    expect(page.locator("#dice .die.held")).to_have_count(2)  # the kept dice stay chosen, in their places
     # Tab to "roll again" and press it with Enter
     page.focus("#roll")
     kb.press("Enter")
@@ -320,4 +320,4 @@ def test_axe_finds_no_serious_violations(people, server, browser, errors):  # no
             me.page.goto(server + path)
         found[name] = [v for v in axe_violations(me.page) if v["impact"] in ("serious", "critical")]
     assert found == {name: [] for name in pages}, found
-    errors[:] = [e for e in errors if "status of 404" not in e]  # the error page, asked for on purpose
+    errors.allow("status of 404")  # the error page, asked for on purpose

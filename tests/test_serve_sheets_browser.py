@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from test_serve_browser import TIMEOUT, free_port, start_server, stop_server, wait_js  # noqa: F401
+from test_serve_browser import TIMEOUT, expect, free_port, start_server, stop_server, wait_js  # noqa: F401
 from test_serve_browser import browser, errors  # noqa: F401  (fixtures)
 
 
@@ -56,8 +56,8 @@ def test_a_sheet_of_rows_and_columns_offers_a_move_per_box_and_column(page, serv
     # a header row of column names under each player, and a cell per column in every box row
     columns = page.locator("#sheet thead tr.column-row th.column").all_inner_texts()
     assert columns == ["×1", "×2", "×3"] * 2
-    assert page.locator("#sheet tr.box-row[data-box=ones] td").count() == 6
-    assert page.locator("#sheet tr.box-row").count() == 13
+    expect(page.locator("#sheet tr.box-row[data-box=ones] td")).to_have_count(6)
+    expect(page.locator("#sheet tr.box-row")).to_have_count(13)
     # the moves offered are exactly the server's choices, one button per box@column
     state = api_state(page, table)
     offered = page.eval_on_selector_all("#sheet button.write", "bs => bs.map((b) => b.dataset.box)")
@@ -74,15 +74,16 @@ def test_a_sheet_of_rows_and_columns_offers_a_move_per_box_and_column(page, serv
     wait_js(page, "document.querySelector('#log li.ev-write') !== null")
     assert re.match(r"Ann writes \d+ points? in Chance, ×3", page.locator("#log li.ev-write").last.inner_text())
     mine = page.locator("#sheet tr.box-row[data-box=chance] td").nth(2)  # Ann's ×3 cell
-    assert mine.inner_text() == str(points) and "filled" in mine.get_attribute("class")
+    expect(mine).to_have_text(str(points))
+    expect(mine).to_have_class(re.compile(r"\bfilled\b"))
     # Ann's ×1 cell has no entry (it may show what her next roll would score there)
     assert "filled" not in page.locator("#sheet tr.box-row[data-box=chance] td").nth(0).get_attribute("class")
     state = api_state(page, table)
     assert state["sheets"][0] == {"chance@triple": points}
     # the section's raw total in the ×3 column, and the weighted total beside it
     lower = page.locator("#sheet tr.total-row").nth(2).locator("td")  # upper, upper weighted, lower
-    assert lower.nth(2).inner_text() == str(points)
-    assert page.locator("#sheet tr.total-row.weighted").nth(1).locator("td").nth(0).inner_text() == str(3 * points)
+    expect(lower.nth(2)).to_have_text(str(points))
+    expect(page.locator("#sheet tr.total-row.weighted").nth(1).locator("td").nth(0)).to_have_text(str(3 * points))
     # after the computer's turn, Ann's next roll offers the 38 targets still open, none for chance@triple
     wait_my_turn(page)
     offered = page.eval_on_selector_all("#sheet button.write", "bs => bs.map((b) => b.dataset.box)")
@@ -92,8 +93,8 @@ def test_a_sheet_of_rows_and_columns_offers_a_move_per_box_and_column(page, serv
 
 def test_boxes_used_several_times_show_their_entries_and_the_final_score(page, server):
     table = start_table(page, server, "balut")
-    assert page.locator("#sheet thead tr.column-row").count() == 0
-    assert page.locator("#sheet tr.box-row[data-box=fours] th").inner_text() == "Fours (4 entries)"
+    expect(page.locator("#sheet thead tr.column-row")).to_have_count(0)
+    expect(page.locator("#sheet tr.box-row[data-box=fours] th")).to_have_text("Fours (4 entries)")
     for turn in (1, 2):
         if turn == 2:
             wait_my_turn(page)
@@ -109,7 +110,7 @@ def test_boxes_used_several_times_show_their_entries_and_the_final_score(page, s
     # the game's own final score (Balut points) under the grand total, as the server computes it
     wait_my_turn(page)
     final = page.locator("#sheet tr.final-row")
-    assert final.locator("th").inner_text() == "Balut points"
+    expect(final.locator("th")).to_have_text("Balut points")
     state = api_state(page, table)
     assert final.locator("td").all_inner_texts() == [str(v) for v in state["finals"]]
     grand = page.locator("#sheet tr.grand-row:not(.final-row) td").all_inner_texts()
@@ -121,13 +122,13 @@ def test_counters_show_beside_the_sheet_and_saved_rolls_give_more_rolls(page, se
     counter row, and the next turn offers five rolls in all (four after the first)."""
     table = start_table(page, server, "maxi_yatzy")
     row = page.locator("#sheet tr.counter-row[data-counter=saved_rolls]")
-    assert row.locator("th").inner_text() == "Saved rolls"
+    expect(row.locator("th")).to_have_text("Saved rolls")
     assert row.locator("td").all_inner_texts() == ["0", "0"]
-    assert "2 rolls left" in page.locator("#roll").inner_text()
+    expect(page.locator("#roll")).to_contain_text("2 rolls left")
     page.click("#sheet td[data-target=chance] >> nth=0 >> button.write")  # stops after the first roll
     wait_js(page, "document.querySelectorAll('#log li.ev-write.p0').length === 1")
     wait_my_turn(page)
-    assert row.locator("td").nth(0).inner_text() == "2"
+    expect(row.locator("td").nth(0)).to_have_text("2")
     state = api_state(page, table)
     assert state["counters"][0] == {"saved_rolls": 2} and state["rolls_left"] == 4
-    assert "4 rolls left" in page.locator("#roll").inner_text()
+    expect(page.locator("#roll")).to_contain_text("4 rolls left")

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from test_serve_browser import TIMEOUT, browser, free_port, start_server, stop_server, wait_js  # noqa: F401
+from test_serve_browser import TIMEOUT, browser, expect, free_port, start_server, stop_server, wait_js  # noqa: F401
 from test_serve_people_browser import AXE, Person
 
 PRIVATE = re.compile(r"/t/[A-Za-z0-9_-]+(\?|$)")
@@ -89,7 +89,7 @@ def test_a_watch_link_grants_watching_only_and_a_new_invite_link_revokes_the_old
     # the watch link: the table, watched, and nothing else
     wanda.page.goto(watch)
     wait_js(wanda.page, "document.getElementById('me').textContent === 'You are watching this table.'")
-    assert wanda.page.locator("#invite-links input").count() == 0
+    expect(wanda.page.locator("#invite-links input")).to_have_count(0)
     key = watch.split("key=")[1]
     for body in ({"seat": 1}, {"seat": 1, "key": key}, {"seat": 0, "key": key}):
         status, answer = post(wanda.page, f"/api/tables/{table}/join", body)
@@ -100,7 +100,7 @@ def test_a_watch_link_grants_watching_only_and_a_new_invite_link_revokes_the_old
     with wanda.page.expect_response(lambda r: r.url.endswith(f"/t/{table}")) as answer:
         wanda.page.goto(f"{ann.base}/t/{table}")  # the table id alone shows nothing of a private table
     wait_js(wanda.page, "document.body.classList.contains('no-access')")
-    assert wanda.page.locator("#sheet td").count() == 0
+    expect(wanda.page.locator("#sheet td")).to_have_count(0)
     wanda.page.goto(watch)  # back to watching
     # the new invite link takes the seat, once
     take_seat(bea, new)
@@ -129,10 +129,10 @@ def test_a_table_without_a_timer_is_finished_by_a_vote_of_the_others(people):
     take_seat(bea, ann.page.locator("#invite-1").input_value())
     page = ann.page
     wait_js(page, "document.querySelectorAll('#sheet thead .presence.here').length === 2")
-    assert page.locator("#votes").is_hidden()  # everybody is here: nothing to vote on
+    expect(page.locator("#votes")).to_be_hidden()  # everybody is here: nothing to vote on
     bea.page.close()  # Bea leaves, and the table has no timer
     wait_js(page, "!document.getElementById('votes').hidden")
-    assert "Bea is away" in page.locator("#votes").inner_text()
+    expect(page.locator("#votes")).to_contain_text("Bea is away")
     page.click("button[data-vote=end]")
     wait_js(page, "!document.getElementById('ranking').hidden")
     state = page.evaluate(
@@ -179,7 +179,7 @@ def test_a_move_after_the_timer_takes_the_seat_back_and_the_log_names_the_comput
     assert by_computer and all(e.get("robot") for e in by_computer)
     assert not any(e.get("robot") for e in decisions[first_own:])  # from her first click on, the seat is hers
     n = len(by_computer)
-    assert f"the computer made {n} move{'' if n == 1 else 's'} for you" in page.locator("#returned").inner_text()
+    expect(page.locator("#returned")).to_contain_text(f"the computer made {n} move{'' if n == 1 else 's'} for you")
 
 
 def test_a_visitors_edits_go_into_their_own_copy_and_they_play_that_text(people, server):
@@ -201,15 +201,15 @@ def test_a_visitors_edits_go_into_their_own_copy_and_they_play_that_text(people,
     page.wait_for_url(re.compile(r"/w/(?!" + theirs + r")[A-Za-z0-9_-]+"))
     mine = page.url.split("/w/")[1].split("?")[0]
     wait_js(page, "document.getElementById('check').textContent.includes('Saved.')", 60)
-    assert "your own copy" in page.locator("#play-status").inner_text()
+    expect(page.locator("#play-status")).to_contain_text("your own copy")
     assert "Aces" in page.evaluate(f"fetch('/w/{mine}/download').then((r) => r.text())")
     assert "Aces" not in page.evaluate(f"fetch('/w/{theirs}/download').then((r) => r.text())")
     page.get_by_role("button", name="Play this version").click()
     page.wait_for_url(re.compile(r"/t/"))
     wait_js(page, "document.querySelector('#sheet tr[data-box=ones] th') !== null")
-    assert page.locator("#sheet tr[data-box=ones] th").inner_text() == "Aces"
-    assert page.locator("h1.game-name").inner_text() == "Copy of Yacht"
-    assert "You play Player 1." == page.locator("#me").inner_text()
+    expect(page.locator("#sheet tr[data-box=ones] th")).to_have_text("Aces")
+    expect(page.locator("h1.game-name")).to_have_text("Copy of Yacht")
+    expect(page.locator("#me")).to_have_text("You play Player 1.")
     assert re.search(r"/w/[A-Za-z0-9_-]+/page/rules\.en\.html$", page.locator("#rules-link").get_attribute("href"))
     assert page.locator("#back-to-workshop").get_attribute("href") == f"/w/{mine}?lang=en"
     rules = page.evaluate(f"fetch(document.getElementById('rules-link').href).then((r) => r.text())")
@@ -272,7 +272,7 @@ def test_the_keyboard_leaves_the_editor_sees_held_dice_keeps_focus_after_a_hint_
     page.goto(f"{server}/?lang=en")
     page.locator("#game-yacht form.edit-copy button").click()
     page.wait_for_url(re.compile(r"/w/"))
-    assert "Esc, then Tab" in page.locator("#editor-help").inner_text()
+    expect(page.locator("#editor-help")).to_contain_text("Esc, then Tab")
     page.locator(".CodeMirror-code").click()
     inside = "document.activeElement.closest('.CodeMirror') !== null"
     page.keyboard.press("Tab")
@@ -287,7 +287,7 @@ def test_the_keyboard_leaves_the_editor_sees_held_dice_keeps_focus_after_a_hint_
     assert me.wait_turn_or_end() == "turn"
     page.focus("#dice .die[data-index='0']")
     page.keyboard.press("Space")
-    assert page.locator("#dice .die.held").count() == 1
+    expect(page.locator("#dice .die.held")).to_have_count(1)
     ring = page.evaluate("(() => { const s = getComputedStyle(document.activeElement);"
                          " return [s.outlineStyle, s.outlineColor, s.outlineWidth]; })()")
     felt = "rgb(31, 111, 74)"  # --felt
@@ -297,11 +297,11 @@ def test_the_keyboard_leaves_the_editor_sees_held_dice_keeps_focus_after_a_hint_
     page.uncheck("#shortcuts-on")
     page.focus("#roll")
     page.keyboard.press("2")
-    assert page.locator("#dice .die.held").count() == 1
+    expect(page.locator("#dice .die.held")).to_have_count(1)
     page.check("#shortcuts-on")
     page.focus("#roll")
     page.keyboard.press("2")
-    assert page.locator("#dice .die.held").count() == 2
+    expect(page.locator("#dice .die.held")).to_have_count(2)
     # a hint is said in a live region; after "Do it" the focus stays on the page's controls
     assert page.locator("#hint").get_attribute("aria-live") == "polite"
     seq = me.state(table)["seq"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_serve_browser import TIMEOUT, Person, browser, free_port, start_server, stop_server, wait_js  # noqa: F401
+from test_serve_browser import Person, TIMEOUT, browser, expect, free_port, start_server, stop_server, wait_js  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,8 @@ def test_workshop_edit_check_play_and_compare(server, browser):
         wait_js(page, "document.body.classList.contains('steps-ready')")
         page.locator("svg.rule-diagram g[data-step=keep]").click()
         panel = page.locator("#step-panel")
-        assert "Who decides" in panel.inner_text() and "would keep" in panel.inner_text()
+        expect(panel).to_contain_text("Who decides")
+        expect(panel).to_contain_text("would keep")
 
         # "Edit a copy": the workshop with the model's YAML, checked at once
         page.get_by_role("button", name="Edit a copy in the browser").click()
@@ -72,7 +73,7 @@ def test_workshop_edit_check_play_and_compare(server, browser):
         assert abs(reported - (opt + 1)) <= 2
         assert page.locator("#messages li.error").first.inner_text().startswith(f"line {reported}")
         assert "error-line" in page.evaluate(f"window.workshopEditor.lineInfo({reported - 1}).bgClass || ''")
-        assert "mistakes" in page.locator("#check").inner_text()
+        expect(page.locator("#check")).to_contain_text("mistakes")
 
         # fixed: the messages go, the check passes again
         for _ in range(len(" [oops")):
@@ -98,7 +99,7 @@ def test_workshop_edit_check_play_and_compare(server, browser):
         assert "The original" in text and "Your copy" in text and "Expected score" in text
         assert "254.5877" in text  # the original's exact optimum (the default forced joker)
         assert "Upper bonus: earned" in text
-        assert page.locator(".compare-plot svg").count() == 1
+        expect(page.locator(".compare-plot svg")).to_have_count(1)
     finally:
         me.close()
     assert errors == []
