@@ -118,7 +118,7 @@ class Flow:
         self._dice, self._options = write.dice, None
         if write.bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player)) \
                 and self._ending is None:
-            self._pos, self._op, self._plan, self._plan_bits = write, write.op, write.plan, write.bits
+            self._pos, self._op = write, write.op  # (its plan stays the position's: `_settle` sets the state's)
             return
         self._pos = None
         self._node, self._kept, self._roll_number, self._op = write.node, (), write.rn, write.op

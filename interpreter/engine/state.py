@@ -176,6 +176,8 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         pos = self._pos
         self._pos = None
         self._kept, self._roll_number = pos.kept, pos.rn
+        if pos.plan is not None:  # a write's: its plan
+            self._plan, self._plan_bits = pos.plan, pos.bits
         if pos.chance:
             self._after = pos.after
         else:
@@ -249,7 +251,8 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
             legal = pos.legal
             if legal is not None:
                 return legal.copy()  # a copy: the position's list stays as it is
-        op = self._op  # (a write's position: its plan is the state's, below)
+            return self._open_writes(pos.bits, self.player)  # a write's position (the active player writes)
+        op = self._op
         if op is None:
             return []
         if op.plain_keep:  # the keeps of the node of the dice
@@ -261,13 +264,7 @@ class GameState(Moves, Flow, Keeping, Writing, Luck, Saves, Standing):
         if kind is WRITE:
             if self._plan is not None:  # the boxes of the static plan still open on the sheet
                 acting = self.acting
-                player = self.player if acting is None else acting
-                sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
-                mask = self._plan_bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
-                try:
-                    out = self._t.open_writes[mask].copy()  # a copy: the table's list stays as it is
-                except KeyError:
-                    out = self._t.writes_in(mask).copy()
+                out = self._open_writes(self._plan_bits, self.player if acting is None else acting)
             else:
                 out = list(map(self._writes.__getitem__, self._write_options()))
             if op.shared and op.step.optional and self._may_pass(op):

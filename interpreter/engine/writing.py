@@ -23,7 +23,8 @@ class Writing:
         acting = self.acting
         player = self.player if acting is None else acting
         sheet = self.sheets[player]
-        plan = self._plan
+        pos = self._pos  # (a write's position carries its plan: see `_arrive`)
+        plan = self._plan if pos is None else pos.plan
         try:
             box = action.box
             option = (None if box in sheet else plan[box]) if plan is not None else self._write_options()[box]
@@ -250,6 +251,16 @@ class Writing:
         the mask of its boxes open on the player's sheet (0: no box may take the dice)."""
         self._plan, self._plan_bits = found
         return found[1] & ~self._filled(player)
+
+    def _open_writes(self, bits: int, player: int) -> list[Action]:
+        """The writes into the boxes of a static plan (`bits`: their mask) still open on the player's sheet, as a
+        new list (the table's list stays as it is)."""
+        sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
+        mask = bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
+        try:
+            return self._t.open_writes[mask].copy()
+        except KeyError:
+            return self._t.writes_in(mask).copy()
 
     def _filled(self, player: int) -> int:
         """The mask of the player's filled boxes (see `_Tables.bit`), remembered in `_marks` as (sheet, its
