@@ -137,17 +137,19 @@ class Space:
     def _trees(self) -> None:
         """Per roll number (only the last one unless scoring reads it): trees per box and roll."""
         self.trees: dict[int, tuple[dict, dict, dict, dict]] = {}
+        counts = [tuple(dice.count(f) for f in range(1, self.model.faces + 1)) for dice in self.tt.rolls]
         for rn in self.roll_numbers:
             points: dict[str, list[Tree]] = {}
             legal: dict[str, list[Tree]] = {}
             bonus: dict[str, list[list[Tree]]] = {}
+            contexts = [Context(dice, r, counts[r], None, None, rn) for r, dice in enumerate(self.tt.rolls)]
             for b in self.boxes:
                 box, column = self.box_of[b], self.column_of[b]
                 score = self.model.boxes[box].score
                 pts, leg, bon = [], [], []
                 given = {**self.outside, ("filled", b): False}  # (a unit being written has an entry free)
-                for r, dice in enumerate(self.tt.rolls):
-                    ctx = Context(dice, r, tuple(dice.count(f) for f in range(1, self.model.faces + 1)), None, box, rn)
+                for ctx in contexts:  # (one context per roll, its box set here: `explore` sets its sheet)
+                    ctx.target = box
                     pts.append(self.explorer.explore(score, ctx, given, column))
                     leg.append(self.explorer.explore(self.allowed, ctx, given, column) if self.allowed else Tree(True))
                     bon.append([self.explorer.explore(x.points, ctx, given, column) for x in self.write_bonuses])
@@ -551,7 +553,8 @@ class _PlainRows:
         plain = [r for r in range(len(points))
                  if points[r].leaf and legal[r].leaf and all(t.leaf for t in bonus[r])]
         self.rows = np.array(plain, dtype=np.int64)
-        self.branching = [r for r in range(len(points)) if r not in set(plain)]
+        leaves = set(plain)
+        self.branching = [r for r in range(len(points)) if r not in leaves]
         pts = np.array([points[r].value for r in plain], dtype=np.int64)
         self.gain = np.array([mult * (points[r].value * counts + sum(t.value for t in bonus[r])) for r in plain],
                              dtype=np.float64)
