@@ -133,6 +133,9 @@ class KernelPlan:
         self.turn: TurnArrays = turn_arrays(space.tt, space.rerolls, space.roll_dependent and space.can_stop)
         self.places = np.array([space.place[b] for b in boxes], dtype=i64)
         self.moving_cols = [[i for i, _ in space.moving[b]] for b in boxes]
+        self.moved_by = {i: (np.array(bis, dtype=i64), space.radix[i])  # feature: (the units that move it, its radix)
+                         for i in range(len(feats)) for bis in [[bi for bi, cols in enumerate(self.moving_cols) if i in cols]]
+                         if bis}
 
     def batch(self, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None = None) -> Batch:
         """The per-state arrays of a batch (`idx`: the states' own table indices, if known).
@@ -143,11 +146,14 @@ class KernelPlan:
             idx = space.index(masks, feats)
         S = len(masks)
         base = np.empty((len(self.places), S), dtype=np.int64)
-        for bi, (b, place) in enumerate(zip(space.boxes, self.places.tolist())):
-            row = idx + place * space.F  # one more entry written in this unit
-            for i in self.moving_cols[bi]:
-                row = row - feats[:, i] * space.radix[i]
-            base[bi] = np.where(space.writable(masks, b), row, -1)
+        np.add(idx[None, :], self.places[:, None] * space.F, out=base)  # one more entry written in each unit
+        for i, (boxes, radix) in self.moved_by.items():  # without the features the unit moves
+            base[boxes] -= radix * feats[None, :, i]
+        if space.binary:  # a unit's one entry is free where its bit is not set
+            np.putmask(base, (masks[None, :] & self.places[:, None]) != 0, -1)
+        else:
+            for bi, b in enumerate(space.boxes):
+                np.putmask(base[bi], ~space.writable(masks, b), -1)
         tfeat = np.ascontiguousarray(feats[:, self.totals].T, dtype=np.int64).reshape(len(self.totals), S)
         gkey = np.zeros((len(self.keys), S), dtype=np.int64)
         if self.keys:
