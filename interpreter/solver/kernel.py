@@ -18,6 +18,7 @@ written, nothing is cached.
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 
@@ -510,6 +511,20 @@ def name() -> str:
     return "numba" if compiled() is not None else "numpy"
 
 
+ALIGN = 64  # bytes: a cache line, and one AVX-512 vector
+
+
+def _scratch(shape: tuple[int, ...]) -> np.ndarray:
+    """An empty float64 array whose data starts on a 64-byte boundary (numpy's own start on 16). A row of the
+    kernel's scratch is BLOCK doubles (1 KB), so every vector the kernel loads then lies within one cache line;
+    from wherever malloc put them, a load split across two lines made Yatzy's kernel about a fifth slower (0.87
+    against 0.67 CPU s over its recorded batches, the same from run to run once aligned)."""
+    size = math.prod(shape)
+    raw = np.empty(size + ALIGN // 8)
+    skip = (-raw.ctypes.data % ALIGN) // 8
+    return raw[skip:skip + size].reshape(shape)
+
+
 def solve_states(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out: np.ndarray,
                  use: str | None = None) -> int:
     """Write each state's expected final score into `out`; a status (NO_BOX | NAN_READ bits, 0 if all is well).
@@ -523,8 +538,8 @@ def solve_states(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out
     V = V if type(V) is np.ndarray else np.asarray(V).view(np.ndarray)
     B = batch.base.shape[0]
     NR, _, R = w.row.shape
-    scratch = (np.empty((len(w.slot_box), BLOCK)), np.empty((len(w.pair_slot) + 1, BLOCK)),
-               np.empty((len(t.adds) + 1 + (NR - 1) * R, BLOCK)), np.empty(BLOCK), np.empty(BLOCK + 3 * B + 4, np.int64))
+    scratch = (_scratch((len(w.slot_box), BLOCK)), _scratch((len(w.pair_slot) + 1, BLOCK)),
+               _scratch((len(t.adds) + 1 + (NR - 1) * R, BLOCK)), _scratch((BLOCK,)), np.empty(BLOCK + 3 * B + 4, np.int64))
     return int(kernel(V, batch.base, batch.tfeat, batch.gkey, w.slot_box, w.padd, w.pconst, w.movt, w.tlim, w.tradix,
                       w.row, w.gain, w.bq_box, w.bq_roll, w.bq_off, w.bq_key, w.bsel, w.bgain, t.adds, t.removes, t.size_start,
                       t.p_all, t.faces, t.rerolls, t.stop, w.pair_slot, w.pair_gain, w.pair_box, w.pair_of, out, *scratch))
