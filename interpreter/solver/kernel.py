@@ -60,10 +60,16 @@ class WriteArrays:
     pair_slot: np.ndarray = field(init=False, repr=False)  # (P,) int64: the slot of each pair
     pair_gain: np.ndarray = field(init=False, repr=False)  # (P,) float64: its points + write bonus
     pair_box: np.ndarray = field(init=False, repr=False)  # (P,) int64: its box
-    pair_of: np.ndarray = field(init=False, repr=False)  # (NR, B, R) int64: the pair of each write, or -1
+    pair_of: np.ndarray = field(init=False, repr=False)  # (NR, B, R) int64: the pair of each write, -1, or POOLED
+    # (`_pool`) per roll number, the pairs of the writes worth nothing into boxes whose every write is allowed, leads
+    # to one next sheet and earns 0 or more: a roll's writes of that kind are taken as one, the best of them all
+    pool_at: np.ndarray = field(init=False, repr=False)  # (NR + 1,) int64: where each roll number's pairs start in
+    pool: np.ndarray = field(init=False, repr=False)  # (Z,) int64: the pooled pairs
 
     def __post_init__(self):
         for name, value in zip(("pair_slot", "pair_gain", "pair_box", "pair_of"), _pairs(self.slot_box, self.row, self.gain)):
+            object.__setattr__(self, name, value)
+        for name, value in zip(("pair_of", "pool_at", "pool"), _pool(self.pair_slot, self.pair_gain, self.pair_of)):
             object.__setattr__(self, name, value)
 
 
@@ -77,6 +83,33 @@ def _pairs(slot_box: np.ndarray, row: np.ndarray, gain: np.ndarray) -> tuple[np.
     pair_slot = np.ascontiguousarray(pairs[:, 0])
     return (pair_slot, np.ascontiguousarray(pairs[:, 1]).view(np.float64), np.ascontiguousarray(slot_box[pair_slot]),
             pair_of)
+
+
+POOLED = -2  # in `WriteArrays.pair_of`: a write taken with the roll number's pool
+
+
+def _pool(pair_slot: np.ndarray, pair_gain: np.ndarray, pair_of: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The writes worth nothing that a roll's best write may take as one: per roll number, the boxes that allow every
+    roll (no sheet-dependent row either), whose writes all lead to one next sheet (its value F) and earn g >= 0. The
+    best of their zero writes, max F over the open ones, is then one candidate of each roll that has such a write.
+    The best write stays the same bit for bit: a box of the pool that the roll does not score nothing in adds F to the
+    candidates, which its own write g + F already passes or equals (g >= 0, and rounding keeps that order).
+    (pair_of with POOLED for the pooled writes, the start of each roll number's pairs, the pairs.)"""
+    pair_of = pair_of.copy()
+    NR, B, _ = pair_of.shape
+    pool, starts = [], [0]
+    for q in range(NR):
+        found = set()
+        for b in range(B):
+            pairs = pair_of[q, b]
+            if (pairs < 0).any() or len(np.unique(pair_slot[pairs])) != 1 or (pair_gain[pairs] < 0).any():
+                continue
+            zero = pair_gain[pairs] == 0
+            found.update(pairs[zero].tolist())
+            pair_of[q, b, zero] = POOLED
+        pool += sorted(found)
+        starts.append(len(pool))
+    return pair_of, np.array(starts, dtype=np.int64), np.array(pool, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -202,7 +235,7 @@ BLOCK = 128  # states per block in the compiled kernel (its arrays stay in the c
 
 def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, tradix, row, gain,
                   bq_box, bq_roll, bq_off, bq_key, bsel, bgain, adds, removes, size_start, p_all, faces, rerolls, stop,
-                  pair_slot, pair_gain, pair_box, pair_of, out, fut, val, A, acc, at):  # pragma: no cover (compiled)
+                  pair_slot, pair_gain, pair_box, pair_of, pool_at, pool, out, fut, val, A, acc, at):  # pragma: no cover (compiled)
     B, S = base.shape
     D = slot_box.shape[0]
     P = pair_slot.shape[0]
@@ -216,7 +249,7 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
     inv = 1.0 / faces
     neg = -np.inf
     # the scratch arrays come from the caller (an allocation inside would compile numpy's own
-    # functions with the kernel: about a second of the first solve): fut (D, BLOCK), val (P + 1, BLOCK),
+    # functions with the kernel: about a second of the first solve): fut (D, BLOCK), val (P + 2, BLOCK),
     # A (K + 1 + (NR - 1) R, BLOCK), acc (BLOCK,) and at (BLOCK + 3 B + 4,) int64, whose tail holds which
     # boxes are open and a roll's writes
     any_open = at[BLOCK:BLOCK + B]
@@ -249,7 +282,7 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
             for j in range(sb):
                 if fut[d, j] != fut[d, j]:
                     status |= 2
-        # the value of every write, once per (slot, points + write bonus) pair; row P is -inf
+        # the value of every write, once per (slot, points + write bonus) pair; row P is -inf, row P + 1 the pool's best
         for p in range(P):
             if any_open[pair_box[p]]:
                 d, g = pair_slot[p], pair_gain[p]
@@ -265,13 +298,28 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                 nopen += 1
         for q in range(NR):
             w0 = full0 if q == NR - 1 else K + 1 + q * R
+            pooled = 0
+            for z in range(pool_at[q], pool_at[q + 1]):  # the best of the pool's writes into open boxes
+                p = pool[z]
+                if any_open[pair_box[p]]:
+                    for j in range(sb):
+                        x = val[p, j]
+                        y = val[P + 1, j] if pooled else neg
+                        val[P + 1, j] = x if x > y else y
+                    pooled += 1
             for r in range(R):
                 m = 0
-                for ob in range(nopen):  # the roll's writes into open boxes, in the boxes' order
+                inpool = False
+                for ob in range(nopen):  # the roll's writes into open boxes, in the boxes' order, then the pool's
                     p = pair_of[q, open_boxes[ob], r]
                     if p >= 0:
                         writes[m] = p
                         m += 1
+                    elif p == POOLED:
+                        inpool = True
+                if inpool:
+                    writes[m] = P + 1
+                    m += 1
                 while m == 0 or m % 4:  # padded with the -inf row, which changes nothing
                     writes[m] = P
                     m += 1
@@ -464,7 +512,7 @@ def _stop_background() -> None:
 
 # the kernel's arguments: numba's signature at use, the install's export and its checks of every call
 SHIPPED = {"_solve_states": [_aot.spec("i8", "f8.1 i8.2 i8.2 i8.2 i8.1 i8.1 i8.1 b1.2 i8.1 i8.1 i8.3 f8.3 i8.1 i8.1 i8.1 i8.1 "
-                                                "i8.2 f8.2 i8.2 i8.2 i8.1 f8.1 i8 i8 b1 i8.1 f8.1 i8.1 i8.3 "
+                                                "i8.2 f8.2 i8.2 i8.2 i8.1 f8.1 i8 i8 b1 i8.1 f8.1 i8.1 i8.3 i8.1 i8.1 "
                                                 "f8.1 f8.2 f8.2 f8.2 f8.1 i8.1")]}
 
 
@@ -538,8 +586,9 @@ def solve_states(V: np.ndarray, w: WriteArrays, t: TurnArrays, batch: Batch, out
     V = V if type(V) is np.ndarray else np.asarray(V).view(np.ndarray)
     B = batch.base.shape[0]
     NR, _, R = w.row.shape
-    scratch = (_scratch((len(w.slot_box), BLOCK)), _scratch((len(w.pair_slot) + 1, BLOCK)),
+    scratch = (_scratch((len(w.slot_box), BLOCK)), _scratch((len(w.pair_slot) + 2, BLOCK)),
                _scratch((len(t.adds) + 1 + (NR - 1) * R, BLOCK)), _scratch((BLOCK,)), np.empty(BLOCK + 3 * B + 4, np.int64))
     return int(kernel(V, batch.base, batch.tfeat, batch.gkey, w.slot_box, w.padd, w.pconst, w.movt, w.tlim, w.tradix,
                       w.row, w.gain, w.bq_box, w.bq_roll, w.bq_off, w.bq_key, w.bsel, w.bgain, t.adds, t.removes, t.size_start,
-                      t.p_all, t.faces, t.rerolls, t.stop, w.pair_slot, w.pair_gain, w.pair_box, w.pair_of, out, *scratch))
+                      t.p_all, t.faces, t.rerolls, t.stop, w.pair_slot, w.pair_gain, w.pair_box, w.pair_of, w.pool_at, w.pool, out,
+                      *scratch))
