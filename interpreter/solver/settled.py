@@ -145,7 +145,7 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
         return solve, idx[:0], idx[:0]
     starts = np.flatnonzero(np.r_[True, masks[1:] != masks[:-1]])  # the layer is ordered by code
     sheets, counts = masks[starts], np.diff(np.r_[starts, S])
-    rep = feats.copy()
+    below = np.zeros(S, dtype=np.int64)  # how far below each state its copy's table index is (0: none)
     for total in totals:
         keys = np.zeros(len(sheets), dtype=np.int64)  # open entries per unit, mixed radix
         for u, uses in zip(total.units, total.uses):
@@ -162,11 +162,11 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
             for k in new:
                 _reps(total, int(found[k]), pairs[pairs // (total.limit + 1) == k] % (total.limit + 1))
         r = np.stack([total.reps[key] for key in found.tolist()])[at, t]
-        rep[:, total.column] = np.where(r >= 0, r, t)  # (a total not seen with this fill: its own)
-    some = np.flatnonzero((rep != feats).any(axis=1))
+        below += np.where(r >= 0, t - r, 0) * space.radix[total.column]  # (r <= t; a total not seen with this fill: its own)
+    some = np.flatnonzero(below)
     if not len(some):
         return solve, idx[:0], idx[:0]
-    src = space.index(masks[some], rep[some])
+    src = idx[some] - below[some]  # (space.index of the sheet with the settled totals)
     ordered = bool(np.all(idx[1:] > idx[:-1]))
     order = None if ordered else np.argsort(idx, kind="stable")
     pos = np.minimum(np.searchsorted(idx, src, sorter=order), S - 1)
