@@ -158,3 +158,27 @@ def test_a_background_compile_writes_a_sealed_kernel_and_a_forged_one_is_rebuilt
     hits, misses, score = out.stdout.split()
     # loaded from what the child wrote (a cache hit), or compiled again here after the forgery
     assert (int(hits), int(misses)) == ((1, 0) if how == "sealed" else (0, 1)) and score == "166.955068"
+
+
+def test_the_pool_takes_only_zero_writes_that_every_roll_may_take_into_one_next_sheet():
+    """A box's zero writes join the roll number's pool (one candidate: their best) only where the pool's value F
+    is passed by the box's own write of any roll (g + F with g >= 0): every roll allowed, one next sheet, no
+    negative points. Yatzy: its combination boxes that can score nothing (Chance always scores); not the upper
+    boxes (points move the upper total), nor any of Yahtzee's (the Joker reads the sheet). The bit-for-bit test
+    above runs the pooled kernel against numpy's."""
+    space = Space(load_model("yatzy", {}))
+    w = kernelplan.plan(space).write
+    chance = space.boxes.index("chance")
+    assert {int(w.pair_box[p]) for p in w.pool} == set(range(6, 15)) - {chance} and (w.pair_gain[w.pool] == 0).all()
+    assert set(np.flatnonzero((w.pair_of == kernel.POOLED).any(axis=(0, 2))).tolist()) == set(range(6, 15)) - {chance}
+    assert len(kernelplan.plan(Space(load_model("yahtzee", {}))).write.pool) == 0
+    # pairs (slot, gain): 0 (0, 0), 1 (1, 0), 2 (1, 3), 3 (2, -1), 4 (3, 0), 5 (4, 0), 6 (2, 0)
+    pair_slot, pair_gain = np.array([0, 1, 1, 2, 3, 4, 2]), np.array([0.0, 0.0, 3.0, -1.0, 0.0, 0.0, 0.0])
+    pair_of = np.array([[[0, 0, -1],  # a refused roll
+                         [1, 2, 1],  # pooled: one slot, gains 0 and 3
+                         [6, 3, 6],  # a negative gain
+                         [4, 5, 4]]])  # two next sheets
+    marked, starts, pool = kernel._pool(pair_slot, pair_gain, pair_of)
+    assert pool.tolist() == [1] and starts.tolist() == [0, 1]
+    assert marked[0, 1].tolist() == [kernel.POOLED, 2, kernel.POOLED]
+    assert np.array_equal(np.delete(marked[0], 1, axis=0), np.delete(pair_of[0], 1, axis=0))
