@@ -63,7 +63,7 @@ class WriteArrays:
     pair_of: np.ndarray = field(init=False, repr=False)  # (NR, B, R) int64: the pair of each write, -1, or POOLED
     # (`_pool`) per roll number, the pairs of the writes worth nothing into boxes whose every write is allowed, leads
     # to one next sheet and earns 0 or more: a roll's writes of that kind are taken as one, the best of them all
-    pool_at: np.ndarray = field(init=False, repr=False)  # (NR + 1,) int64: where each roll number's pairs start in
+    pool_at: np.ndarray = field(init=False, repr=False)  # (NR + 1,) int64: where each roll number's pairs start
     pool: np.ndarray = field(init=False, repr=False)  # (Z,) int64: the pooled pairs
 
     def __post_init__(self):
@@ -92,7 +92,7 @@ def _pool(pair_slot: np.ndarray, pair_gain: np.ndarray, pair_of: np.ndarray) -> 
     """The writes worth nothing that a roll's best write may take as one: per roll number, the boxes that allow every
     roll (no sheet-dependent row either), whose writes all lead to one next sheet (its value F) and earn g >= 0. The
     best of their zero writes, max F over the open ones, is then one candidate of each roll that has such a write.
-    The best write stays the same bit for bit: a box of the pool that the roll does not score nothing in adds F to the
+    The best write stays the same bit for bit: a box of the pool in which the roll scores something adds its F to the
     candidates, which its own write g + F already passes or equals (g >= 0, and rounding keeps that order).
     (pair_of with POOLED for the pooled writes, the start of each roll number's pairs, the pairs. No np.unique here:
     numpy 2's imports numpy.ma, 7 ms.)"""
