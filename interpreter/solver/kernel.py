@@ -566,8 +566,8 @@ ALIGN = 64  # bytes: a cache line, and one AVX-512 vector
 def _scratch(shape: tuple[int, ...]) -> np.ndarray:
     """An empty float64 array whose data starts on a 64-byte boundary (numpy's own start on 16). A row of the
     kernel's scratch is BLOCK doubles (1 KB), so every vector the kernel loads then lies within one cache line;
-    from wherever malloc put them, a load split across two lines made Yatzy's kernel about a fifth slower (0.87
-    against 0.67 CPU s over its recorded batches, the same from run to run once aligned)."""
+    from wherever malloc put them, a load split across two lines made the kernel up to a fifth slower (a recorded
+    solve of 840,000 states: 0.87 against 0.67 CPU s; the same from run to run once aligned; docs/solver.md)."""
     size = math.prod(shape)
     raw = np.empty(size + ALIGN // 8)
     skip = (-raw.ctypes.data % ALIGN) // 8
