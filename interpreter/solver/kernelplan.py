@@ -133,9 +133,11 @@ class KernelPlan:
         self.turn: TurnArrays = turn_arrays(space.tt, space.rerolls, space.roll_dependent and space.can_stop)
         self.places = np.array([space.place[b] for b in boxes], dtype=i64)
         self.moving_cols = [[i for i, _ in space.moving[b]] for b in boxes]
-        self.moved_by = {i: (np.array(bis, dtype=i64), space.radix[i])  # feature: (the units that move it, its radix)
-                         for i in range(len(feats)) for bis in [[bi for bi, cols in enumerate(self.moving_cols) if i in cols]]
-                         if bis}
+        self.moved_by = {}  # feature: (the units that move it, its radix)
+        for i in range(len(feats)):
+            units = [bi for bi, cols in enumerate(self.moving_cols) if i in cols]
+            if units:
+                self.moved_by[i] = (np.array(units, dtype=i64), space.radix[i])
 
     def batch(self, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray | None = None) -> Batch:
         """The per-state arrays of a batch (`idx`: the states' own table indices, if known).
