@@ -76,9 +76,17 @@ class Moves:
                         counters[slot] = 0
                     self._arrive(nxt)
                     return
-            else:  # a write (the fields of the write are set on arriving: see `_arrive`)
-                self._apply_write(pos.op, action)
-                return
+            else:  # a write into an open box of the position's plan (the fields of the write are set on arriving:
+                player = self.player  # see `_arrive`), else the general path checks it
+                sheet = self.sheets[player]
+                try:
+                    box = action.box
+                    option = None if box in sheet else pos.plan[box]
+                except (AttributeError, KeyError, TypeError):
+                    option = None
+                if option is not None:
+                    self._put(pos.op, player, sheet, box, option)
+                    return
             self._settle()  # anything else: the general path
         op = self._op
         try:

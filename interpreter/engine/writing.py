@@ -20,11 +20,11 @@ class Writing:
         return [c for c, _ in self._write_options().values()]
 
     def _apply_write(self, op: Leaf, action: Action) -> None:
+        """A write by the general path (see `GameState.apply`): checked against the plan or the write options."""
         acting = self.acting
         player = self.player if acting is None else acting
         sheet = self.sheets[player]
-        pos = self._pos  # (a write's position carries its plan: see `_arrive`)
-        plan = self._plan if pos is None else pos.plan
+        plan = self._plan
         try:
             box = action.box
             option = (None if box in sheet else plan[box]) if plan is not None else self._write_options()[box]
@@ -33,6 +33,11 @@ class Writing:
         if option is None:
             box = self._check_write(op.step, action)
             option = self._write_options()[box]
+        self._put(op, player, sheet, box, option)
+
+    def _put(self, op: Leaf, player: int, sheet: dict, box: str, option: Option) -> None:
+        """Write a checked option into the player's sheet, then what follows the write: its bonuses, effects and
+        end check, and the next player, turn or round."""
         choice, parts = option
         if parts:
             awards = self.awards[player]
