@@ -259,22 +259,19 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
     status = 0
     for lo in range(0, S, BLOCK):
         sb = S - lo if S - lo < BLOCK else BLOCK
-        # (a block's rows of the per-state arrays are read through slices, `row[j]`: indexed as `base[b, lo + j]`,
-        # numba's handling of negative indices made every such loop a gather, about a tenth of the kernel)
-        for b in range(B):  # a box is open in the block if its largest next-sheet index is not -1 (a reduction
-            row = base[b, lo:lo + sb]  # that vectorizes; a store per open state took about 4 % of the kernel)
-            most = -1
+        # (a block's rows of the per-state arrays are read through slices: as `base[b, lo + j]`, numba's negative
+        # indices made each such loop a gather; a box is open in the block if its largest next index is not -1)
+        for b in range(B):
+            row, most = base[b, lo:lo + sb], -1
             for j in range(sb):
-                v = row[j]
-                most = v if v > most else most
+                most = row[j] if row[j] > most else most
             any_open[b] = 1 if most >= 0 else 0
         # the value of the next sheet for every slot
         for d in range(D):
             b = slot_box[d]
             if not any_open[b]:
                 continue
-            c = pconst[d]
-            row = base[b, lo:lo + sb]
+            c, row = pconst[d], base[b, lo:lo + sb]
             for j in range(sb):
                 at[j] = row[j] + c
             for k in range(T):
