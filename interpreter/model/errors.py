@@ -65,18 +65,18 @@ class Number:
 
 @lru_cache(maxsize=None)
 def babel_locale(lang: str):
-    """Babel's `Locale` of `lang` with its data loaded, once per process (Babel's errors for a language it does
-    not know). Loaded with Python's cycle collector paused: unpickling the data makes about 6,600 objects, which
-    set off a full collection over every object the process has (about 15 ms of a command's first number)."""
+    """Babel's `Locale` of `lang` with its data loaded, once per process (Babel's own error for a language it
+    does not know). Loaded with Python's cycle collector paused: unpickling the data makes about 6,600 objects,
+    which set off a full collection over every object the process has (about 15 ms of a command's first number)."""
     import gc
     from babel import Locale
-    paused = gc.isenabled()
+    was_on = gc.isenabled()
     gc.disable()
     try:
         found = Locale.parse(lang)
         found.number_symbols  # (the data is read on first use)
     finally:
-        if paused:
+        if was_on:
             gc.enable()
     return found
 
