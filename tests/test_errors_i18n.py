@@ -82,3 +82,31 @@ def test_check_says_ok_in_german(cli, monkeypatch):
     monkeypatch.setenv("RULEBOOK_LANG", "de")
     code, out, err = cli("check", "yahtzee")
     assert code == 0 and re.search(r": in Ordnung \(yahtzee: 13 Felder, \d+ Optionen, 1–\d+ Spieler\)", out)
+
+
+
+def test_babels_data_is_read_with_the_cycle_collector_paused_and_numbers_come_out_the_same(monkeypatch):
+    import gc
+
+    import babel
+
+    from rulebook.interpreter.model.errors import Number, babel_locale
+    from rulebook.tools.i18n import number, percent
+    collecting = []
+
+    class Read:  # a Locale whose data is read at its first number symbols, as Babel's
+        @property
+        def number_symbols(self):
+            collecting.append(gc.isenabled())
+            return {}
+
+    babel_locale.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(babel.Locale, "parse", staticmethod(lambda lang: (collecting.append(gc.isenabled()), Read())[1]))
+        assert babel_locale("de") is babel_locale("de")  # read once
+    babel_locale.cache_clear()
+    assert collecting == [False, False] and gc.isenabled()
+    assert (number(1234567.891, "de", 2), number(4096, "en"), percent(0.1234, "de"), percent(0.1234, "en")) == \
+        ("1.234.567,89", "4,096", "12,3\xa0%", "12.3%")
+    assert (Number(57507840).render("nl"), Number(680, 1).render("de"), Number(3).render("xx")) == \
+        ("57.507.840", "680,0", "3")  # an unknown language: as in English

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gettext import NullTranslations
 
-from ..interpreter.model.errors import RulebookError, UsageError
+from ..interpreter.model.errors import RulebookError, UsageError, babel_locale
 from ..interpreter.model.languages import LANGUAGES
 
 # Where the language comes from when no --lang is given, first found wins (GNU gettext's order,
@@ -95,15 +95,15 @@ def number(value: float, lang: str, decimals: int = 0) -> str:
     """A number as people write it in `lang` (4,096.5 / 4.096,5), with a fixed number of decimals."""
     from babel.numbers import format_decimal
     pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-    return format_decimal(value, format=pattern, locale=lang)
+    return format_decimal(value, format=pattern, locale=babel_locale(lang))
 
 
 def percent(share: float, lang: str) -> str:
     """A share as a percentage with one decimal, in the language's pattern (12.5% / 12,5 % / 12,5%)."""
-    from babel import Locale
     from babel.numbers import format_percent
-    pattern = Locale.parse(lang).percent_formats[None].pattern  # '#,##0%', '#,##0\xa0%'
-    return format_percent(share, format=pattern.replace("0%", "0.0%").replace("0\xa0%", "0.0\xa0%"), locale=lang)
+    found = babel_locale(lang)
+    pattern = found.percent_formats[None].pattern  # '#,##0%', '#,##0\xa0%'
+    return format_percent(share, format=pattern.replace("0%", "0.0%").replace("0\xa0%", "0.0\xa0%"), locale=found)
 
 
 def options_text(model, lang: str) -> str:

@@ -259,27 +259,30 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
     status = 0
     for lo in range(0, S, BLOCK):
         sb = S - lo if S - lo < BLOCK else BLOCK
+        # (a block's rows of the per-state arrays are read through slices: as `base[b, lo + j]`, numba's negative
+        # indices made each such loop a gather; a box is open in the block if its largest next index is not -1)
         for b in range(B):
-            any_open[b] = 0
+            row, most = base[b, lo:lo + sb], -1
             for j in range(sb):
-                if base[b, lo + j] >= 0:
-                    any_open[b] = 1
+                most = row[j] if row[j] > most else most
+            any_open[b] = 1 if most >= 0 else 0
         # the value of the next sheet for every slot
         for d in range(D):
             b = slot_box[d]
             if not any_open[b]:
                 continue
-            c = pconst[d]
+            c, row = pconst[d], base[b, lo:lo + sb]
             for j in range(sb):
-                at[j] = base[b, lo + j] + c
+                at[j] = row[j] + c
             for k in range(T):
                 if movt[b, k]:
                     p, cap, radix = padd[d], tlim[k], tradix[k]
+                    frow = tfeat[k, lo:lo + sb]
                     for j in range(sb):
-                        v = tfeat[k, lo + j] + p
+                        v = frow[j] + p
                         at[j] += (v if v < cap else cap) * radix
             for j in range(sb):
-                fut[d, j] = V[at[j]] if base[b, lo + j] >= 0 else neg
+                fut[d, j] = V[at[j]] if row[j] >= 0 else neg
             for j in range(sb):
                 if fut[d, j] != fut[d, j]:
                     status |= 2
@@ -341,10 +344,11 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
                 if not any_open[b]:
                     continue
                 r = bq_roll[x]
+                row, krow = base[b, lo:lo + sb], gkey[bq_key[x], lo:lo + sb]
                 for j in range(sb):
-                    if base[b, lo + j] < 0:
+                    if row[j] < 0:
                         continue
-                    e = bq_off[x] + gkey[bq_key[x], lo + j]
+                    e = bq_off[x] + krow[j]
                     d = bsel[q, e]
                     if d < 0:
                         continue
@@ -429,8 +433,9 @@ def _solve_states(V, base, tfeat, gkey, slot_box, padd, pconst, movt, tlim, trad
             p = p_all[r]
             for j in range(sb):
                 acc[j] += p * A[full0 + r, j]
+        orow = out[lo:lo + sb]
         for j in range(sb):
-            out[lo + j] = acc[j]
+            orow[j] = acc[j]
     return status
 
 

@@ -276,6 +276,9 @@ class Space:
                 combos = np.array(combos, dtype=np.int64).reshape(len(combos), len(self.feats))
                 groups.append((key, j, combos))
             self._group_list = groups
+            # every group's combos stacked (rows first[g].. are group g's), for `level` to gather at once
+            self._combo_table = np.concatenate([c for _, _, c in groups])
+            self._combo_first = np.cumsum([0] + [len(c) for _, _, c in groups][:-1]).astype(np.int64)
             free, fpop = self._digits([g for g in range(len(self.groups)) if g not in relevant])
             self._free_by_count = [np.sort(free[fpop == i]) for i in range(int(fpop.max()) + 1)]
         return self._group_list
@@ -288,21 +291,27 @@ class Space:
                 for k in range(self.n + 1)]
 
     def level(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """(codes, feature values) of every reachable state with k entries written, ordered by code."""
-        masks, feats = [], []
+        """(codes, feature values) of every reachable state with k entries written, ordered by code.
+
+        A code is one sheet (a group's digits plus free ones), so the sheets are sorted, each then repeated
+        with its group's combos (sorting every state took about twice as long)."""
         groups = self._groups()
         free = self._free_by_count
-        for key, j, combos in groups:
-            if not 0 <= k - j < len(free) or not len(combos):
+        codes, combos, first = [], [], []
+        for g, (key, j, found) in enumerate(groups):
+            if not 0 <= k - j < len(free) or not len(found):
                 continue
-            m = key + free[k - j]
-            masks.append(np.repeat(m, len(combos)))
-            feats.append(np.tile(combos, (len(m), 1)))
-        if not masks:
+            codes.append(key + free[k - j])
+            combos.append(np.full(len(codes[-1]), len(found), dtype=np.int64))
+            first.append(np.full(len(codes[-1]), self._combo_first[g], dtype=np.int64))
+        if not codes:
             return np.zeros(0, dtype=np.int64), np.zeros((0, len(self.feats)), dtype=np.int64)
-        masks, feats = np.concatenate(masks), np.concatenate(feats)
-        order = np.argsort(masks, kind="stable")
-        return masks[order], feats[order]
+        codes = np.concatenate(codes)
+        order = np.argsort(codes, kind="stable")
+        codes, combos, first = codes[order], np.concatenate(combos)[order], np.concatenate(first)[order]
+        ends = np.cumsum(combos)
+        rows = np.arange(ends[-1], dtype=np.int64) + np.repeat(first - (ends - combos), combos)
+        return np.repeat(codes, combos), self._combo_table[rows]
 
     def index(self, masks: np.ndarray, feats: np.ndarray) -> np.ndarray:
         idx = masks * self.F
