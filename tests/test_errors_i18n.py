@@ -84,7 +84,6 @@ def test_check_says_ok_in_german(cli, monkeypatch):
     assert code == 0 and re.search(r": in Ordnung \(yahtzee: 13 Felder, \d+ Optionen, 1–\d+ Spieler\)", out)
 
 
-
 def test_babels_data_is_read_with_the_cycle_collector_paused_and_numbers_come_out_the_same(monkeypatch):
     import gc
 
