@@ -31,7 +31,8 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     from dask.distributed import Client, LocalCluster
     before = machine.load()
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    # (its dashboard on a free port: None still starts one on 8787, dask/distributed#8136)
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(cluster.scheduler_address)
     cmd = [sys.executable, "-m", "rulebook.interpreter", "simulate", args.model, "--games", str(args.games), "--json"]
     runs = [("local, --jobs 1", ["--jobs", "1"]),

@@ -23,9 +23,10 @@ def scheduler():
         if os.environ.get("RULEBOOK_REQUIRE_TOOLS"):
             pytest.fail("dask.distributed is required in CI (make test installs the extra [dask])")
         pytest.skip("dask.distributed is not installed")
-    # two worker processes of one thread each (threads of one process would share the bulk plan caches)
+    # two worker processes of one thread each (threads of one process would share the bulk plan caches); the
+    # dashboard on a free port (None still starts it on 8787, which another run may hold: dask/distributed#8136)
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=None, memory_limit="2GiB")
+                           dashboard_address=":0", memory_limit="2GiB")
     yield cluster.scheduler_address
     cluster.close()
 
