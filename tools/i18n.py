@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gettext import NullTranslations
 
-from ..interpreter.model.errors import RulebookError, UsageError, babel_locale
+from ..interpreter.model.errors import RulebookError, UsageError, babel_locale, format_number
 from ..interpreter.model.languages import LANGUAGES
 
 # Where the language comes from when no --lang is given, first found wins (GNU gettext's order,
@@ -91,11 +91,7 @@ def safe_language(explicit: str | None = None) -> str:
         chosen = remembered
 
 
-def number(value: float, lang: str, decimals: int = 0) -> str:
-    """A number as people write it in `lang` (4,096.5 / 4.096,5), with a fixed number of decimals."""
-    from babel.numbers import format_decimal
-    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
-    return format_decimal(value, format=pattern, locale=babel_locale(lang))
+number = format_number  # a number as people write it in the language (4,096.5 / 4.096,5)
 
 
 def percent(share: float, lang: str) -> str:

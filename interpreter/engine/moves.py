@@ -76,8 +76,8 @@ class Moves:
                         counters[slot] = 0
                     self._arrive(nxt)
                     return
-            else:  # a write into an open box of the position's plan (the fields of the write are set on arriving:
-                player = self.player  # see `_arrive`), else the general path checks it
+            else:  # a write into an open box of the position's plan (set on arriving: `_arrive`); others: the general path
+                player = self.player
                 sheet = self.sheets[player]
                 try:
                     box = action.box

@@ -31,8 +31,8 @@ class Position:
     general path takes it, as for a roll no position covers, or a stop where the step may not stop).
 
     A write (`plan` is not None): a write step one player takes that ends the turn (`Leaf.next_turn`), with
-    the static plan of the node's dice (`_Tables.static_plan`: `plan` and its mask `bits`). The legal writes and the
-    write itself (the general `_apply_write`) read the plan from the position; leaving it sets the state's (`_settle`).
+    the static plan of the node's dice (`_Tables.static_plan`: `plan` and its mask `bits`). The legal writes and a
+    write into an open box of the plan (`Writing._put`) read it from the position; leaving it sets the state's (`_settle`).
 
     One class for all three, so that every attribute the hot paths read is a slot of one type."""
 

@@ -52,10 +52,8 @@ class Number:
     decimals: int = 0
 
     def render(self, lang: str = "en") -> str:
-        pattern = "#,##0" + ("." + "0" * self.decimals if self.decimals else "")
         try:
-            from babel.numbers import format_decimal
-            return format_decimal(self.value, format=pattern, locale=babel_locale(lang))
+            return format_number(self.value, lang, self.decimals)
         except Exception:  # noqa: BLE001 - an unknown language: as in English
             return f"{self.value:,.{self.decimals}f}"
 
@@ -79,6 +77,14 @@ def babel_locale(lang: str):
         if was_on:
             gc.enable()
     return found
+
+
+def format_number(value: float, lang: str, decimals: int = 0) -> str:
+    """A number as people write it in `lang` (4,096.5 / 4.096,5), with a fixed number of decimals (Babel's
+    error for a language it does not know)."""
+    from babel.numbers import format_decimal
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(value, format=pattern, locale=babel_locale(lang))
 
 
 OR = Message("{first} or {last}")  # "a, b or c": the words of a list, the last two joined by the language's "or"
