@@ -134,9 +134,9 @@ class SpikeState:
                 return
             self.counters[self.f.repeat.slot] = 0
             self._arrive(nxt)
-        else:  # a keep of the node's own actions
+        else:  # a keep the tables handed out, one of the node's
             at = action._at
-            if at[0] is not pos.dice:
+            if at[0] is not self.f.t or at[3] not in pos.node[6]:
                 raise ValueError("the spike takes the keeps it offers")
             if at[1] is None:  # stop
                 self.counters[self.f.repeat.slot] = 0

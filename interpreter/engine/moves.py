@@ -7,7 +7,7 @@ from .actions import Action, Stop
 from ..model.errors import IllegalActionError
 from .program import ANNOUNCE, KEEP, ROLL, WRITE
 
-NO_NODE = (None,) * 6  # no node yet (see `_Tables.keeps`, `_Tables.after`): its [0] and [4] match no dice
+NO_NODE = (None,) * 7  # no node yet (see `_Tables.keeps`, `_Tables.after`): its [0] and [4] match no dice
 
 
 class Moves:
@@ -55,10 +55,10 @@ class Moves:
                     self._pos, self._op, self._dice = nxt, nxt.op, nxt.dice
                     return
             elif pos.plan is None:
-                try:  # a keep the node of the dice handed out, or its Stop
+                try:  # a keep or Stop the tables handed out, by its id among the node's (see `_Tables.keeps`)
                     at = action._at
-                    nxt = pos.nexts[at[3]] if at[0] is pos.dice else False
-                except (AttributeError, IndexError):
+                    nxt = pos.nexts[at[3]] if at[0] is self._t else False
+                except (AttributeError, KeyError):  # (made elsewhere, or not a keep of these dice)
                     nxt = False
                 if not nxt:  # not met yet (None), or not an action of the node (False)
                     if nxt is None:
@@ -141,12 +141,13 @@ class Moves:
                     return
             self._run(op.after)
         elif op.plain_keep:  # a keep checked against the keeps of the roll alone
-            try:  # an action of the node of the dice: it says what it does (see `_Tables.keeps`)
+            try:  # an action the tables handed out: it says what it does (see `_Tables.keeps`)
                 at = action._at
             except AttributeError:
                 at = NO_NODE
-            if at[0] is not self._dice:
-                at = self._plain_keep_at(op, action)  # made elsewhere, or another node's: by its dice
+            node = self._node
+            if at[0] is not self._t or node[4] is not self._dice or at[3] not in node[6]:
+                at = self._plain_keep_at(op, action)  # made elsewhere, or not a keep of these dice: by its dice
                 if at is None:
                     return
             kept = at[1]

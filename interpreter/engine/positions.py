@@ -62,7 +62,8 @@ class Position:
     def keep(cls, op: Leaf, node: tuple, rn: int) -> "Position":
         pos = cls(op, rn, node)
         pos.legal = node[op.keep_slot]
-        pos.nexts = [None] * len(node[1]) + [None if op.can_stop else False]  # (the last: stopping)
+        pos.nexts = dict.fromkeys(node[6])  # (by the id of a keep of the node, -1: stopping)
+        pos.nexts[-1] = None if op.can_stop else False
         return pos
 
     @classmethod

@@ -27,6 +27,11 @@ class _Tables:
         self.scorer = Scorer.for_model(model)
         self.writes = {t: Write(t) for t in model.targets}
         self._keeps: dict[tuple[int, ...], tuple] = {}
+        # dice alike: one Keep per kept multiset and one Stop for the model, handed out by every node (see `keeps`)
+        self._keep_of: dict[tuple[int, ...], Keep] = {}
+        self.stop = Stop()
+        if not model.grouped:
+            object.__setattr__(self.stop, "_at", (self, None, None, -1))  # (a frozen value: noted beside its fields)
         self._chance: dict[int, tuple] = {}
         self.faces_at: dict[int, dict[tuple[int, ...], int]] = {}  # m → the sorted faces of m dice → their outcome's index
         self.merge: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, ...]]] = {}  # kept → faces → dice
@@ -240,6 +245,19 @@ class _Tables:
         F = self.model.faces
         return Keep(tuple((c - 1) % F + 1 for c in codes), tuple(self.group_ids[(c - 1) // F] for c in codes))
 
+    def _keep(self, codes: tuple[int, ...]) -> Keep:
+        """The Keep of a node's sub-multiset (see `keeps`): with dice alike the model's one Keep of those dice,
+        noting what taking it does (a few hundred at most: only sub-multisets of rolls come here)."""
+        if self.grouped:
+            return self.keep_action(codes)
+        found = self._keep_of.get(codes)
+        if found is None:
+            found = self._keep_of[codes] = Keep(codes)
+            if len(codes) < self.model.n_dice:  # (keeping every die is stopping)
+                after = self.after(codes)
+                object.__setattr__(found, "_at", (self, after[0], after, len(self._keep_of)))  # (the kept dice as `after` holds them)
+        return found
+
     def codes_of_keep(self, action: Keep) -> tuple[int, ...] | None:
         """The codes of a Keep of dice that differ (None: it names a group the model lacks)."""
         groups, dice = action.groups, action.dice
@@ -278,30 +296,29 @@ class _Tables:
             self._group_chance[kept] = entry
         return entry
 
-    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset, tuple]:
+    def keeps(self, dice: tuple[int, ...]) -> tuple[list[Action], list[Action], frozenset, frozenset, tuple, list, frozenset]:
         """(legal actions when the step may stop, when it may not, the keepable sub-multisets, those
-        that leave some die to roll (with dice that differ, as codes), the dice themselves, and the
+        that leave some die to roll (with dice that differ, as codes), the dice themselves, the
         static plan of each write leaf with plans (by `Leaf.plan_slot`: see `static_plan`; None
-        until found)): the node of a roll, for the engine's per-step fast paths.
+        until found), and the ids of its short keeps and of stopping (below)): the node of a roll, for
+        the engine's per-step fast paths.
 
         A state remembers the node of its dice (`GameState._node`, valid while `node[4] is state.dice`).
-        With dice alike, each action the node hands out carries what taking it does, `_at` = (the
-        node's dice, the kept dice, `after(kept)`, its index among the keeps), or (the dice, None, None, the number of keeps) for Stop; so a keep is
-        checked and carried out by reading the action instead of hashing dice (an action of another
-        node, or one made elsewhere, fails the identity of the dice and is checked the long way)."""
+        With dice alike, every node hands out the same action for the same kept dice (`_keep`) and
+        the same Stop (`stop`), so a turn touches a few hundred actions, not one set per roll. Each carries
+        what taking it does, `_at` = (these tables, the kept dice, `after(kept)`, its id), or (these tables,
+        None, None, -1) for Stop; so a keep is checked (its id among the node's) and carried out by reading
+        the action instead of hashing dice (an action of other tables, or one made elsewhere, is checked the
+        long way)."""
         entry = self._keeps.get(dice)
         if entry is None:
             subs = sorted(sub_multisets(self.codes(dice) if self.grouped else dice), key=lambda k: (len(k), k))
-            keeps = [self.keep_action(k) for k in subs]
-            stop = Stop()
-            if not self.grouped:
-                object.__setattr__(stop, "_at", (dice, None, None, len(subs)))  # (a frozen value: noted beside its fields)
-                for j, (k, action) in enumerate(zip(subs, keeps)):
-                    if len(k) < len(dice):
-                        after = self.after(k)
-                        object.__setattr__(action, "_at", (dice, after[0], after, j))  # (the kept dice as `after` holds them)
-            entry = ([stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs),
-                     frozenset(k for k in subs if len(k) < len(dice)), dice, [None] * self.plan_slots)
+            keeps = [self._keep(k) for k in subs]
+            short = [k for k in keeps if len(k.dice) < len(dice)]
+            stop = Stop() if self.grouped else self.stop
+            ids = frozenset([-1] + [k._at[3] for k in short]) if not self.grouped else frozenset()
+            entry = ([stop] + short, keeps, frozenset(subs), frozenset(k for k in subs if len(k) < len(dice)), dice,
+                     [None] * self.plan_slots, ids)
             self._keeps[dice] = entry
         return entry
 
@@ -372,8 +389,9 @@ class _Tables:
                                  "allow at least one keep (keeping none, say) for every roll",
                                  step=step.id, dice=" ".join(map(str, dice)))
             subs = sorted(legal, key=lambda k: (len(k), k))
-            keeps = [self.keep_action(k) for k in subs]
-            entry = ([Stop()] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
+            keeps = [self._keep(k) for k in subs]
+            entry = ([Stop() if self.grouped else self.stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps,
+                     frozenset(subs))
             if len(self._ruled) < 200_000:  # bounded: (step, roll, held) triples of a model
                 self._ruled[key] = entry
         return entry
