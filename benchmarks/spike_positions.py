@@ -113,7 +113,8 @@ class SpikeState:
             return pos.legal.copy()
         sheet, mark = self.sheet, self.mark  # the write: the plan's boxes still open, as the engine's
         mask = self.plan_bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else 0)
-        return self.f.t.open_writes[mask].copy()
+        t = self.f.t
+        return t.low_writes[mask & 255] + t.high_writes[mask >> 8]
 
     def apply(self, action: Action) -> None:
         pos = self.pos

@@ -47,6 +47,12 @@ class _Tables:
         # (in sheet order: what a write step offers, once the open boxes of its plan are known)
         self.bit = {t: 1 << i for i, t in enumerate(model.targets)}
         self.open_writes: dict[int, list[Write]] = {}  # see `writes_in`
+        # ... and for the first 16 boxes, from two small tables (the writes of each set of boxes 0-7 and 8-15):
+        # a mask's writes are two lookups (`GameState._open_writes`) in tables that stay in the cache, where a
+        # table of every mask (8,192 lists for 13 boxes) was a cache miss per write in random play
+        order = [self.writes[t] for t in self.bit]
+        self.low_writes, self.high_writes = ([[w for i, w in enumerate(order[lo:lo + 8]) if m >> i & 1] for m in range(256)]
+                                             for lo in (0, 8))
         # an announce step: writes follow the announcement, so they are never planned ahead
         self.announces = any(s.kind == "announce" for s in model.flow.walk()) or any(
             c.order == "announced" for c in model.columns)
@@ -222,9 +228,6 @@ class _Tables:
                         self.scorer.write_plan(dice, {}, 1, op.step)
                         if op.plan_slot is not None:
                             self.static_plan(op, dice)
-            if len(self.bit) <= 16:  # the writes of every set of boxes (at most 65536 lists)
-                for mask in range(1 << len(self.bit)):
-                    self.writes_in(mask)
         return self
 
     # dice that differ: kept dice as codes ------------------------------------------------------

@@ -262,10 +262,10 @@ class Writing:
         new list (the table's list stays as it is)."""
         sheet, mark = self.sheets[player], self._marks[player]  # (see `_filled`)
         mask = bits & ~(mark[2] if mark[0] is sheet and mark[1] == len(sheet) else self._filled(player))
-        try:
-            return self._t.open_writes[mask].copy()
-        except KeyError:
-            return self._t.writes_in(mask).copy()
+        if mask < 65536:  # (boxes 0-15: see `_Tables.low_writes`)
+            t = self._t
+            return t.low_writes[mask & 255] + t.high_writes[mask >> 8]
+        return self._t.writes_in(mask).copy()
 
     def _filled(self, player: int) -> int:
         """The mask of the player's filled boxes (see `_Tables.bit`), remembered in `_marks` as (sheet, its
