@@ -142,3 +142,48 @@ def test_actions_the_tables_hand_out_travel_as_their_fields_alone():
         state.apply(two)
     state.apply(three)
     assert state.dice == tuple(sorted((2, 4) + three.faces)) and state.roll_number == 2
+
+
+def test_every_roll_hands_out_the_models_one_keep_of_the_same_dice():
+    """With dice alike, the keeps of every roll are the model's one Keep per kept dice (and one Stop), so a
+    game touches a few hundred actions; a keep handed out at one roll is taken at another roll that holds
+    those dice (on a position and off it) and refused where the dice are not there, as a Keep made by hand."""
+    from rulebook.interpreter.model.errors import IllegalActionError
+    model = load_model("yahtzee")
+    t = tables(model)
+    first, second = t.keeps((1, 2, 3, 4, 5)), t.keeps((2, 2, 4, 5, 6))
+    shared = {a.dice for a in first[0][1:]} & {a.dice for a in second[0][1:]}
+    assert len(shared) == 8  # (none, 2, 4, 5, 2 4, 2 5, 4 5, 2 4 5)
+    assert all(next(a for a in first[0][1:] if a.dice == d) is next(a for a in second[0][1:] if a.dice == d) for d in shared)
+    assert first[0][0] is second[0][0] is t.stop
+    t.precompute()
+    assert len({id(a) for dice, node in t._keeps.items() for a in node[1]}) == 462  # every sub-multiset of 5 dice, once
+    for positions in (True, False):
+        state = GameState(model, ["Ann"])
+        state.apply(Roll((1, 2, 3, 4, 5)))
+        keep_24, keep_1, keep_5 = (next(a for a in state.legal_actions() if a == Keep(d)) for d in ((2, 4), (1,), (5,)))
+        if not positions:
+            state.kept = state.kept  # (set by hand: the state leaves its position, the general paths take the moves)
+        state.apply(keep_5)
+        state.apply(Roll((2, 4, 6, 6)))
+        assert (state._pos is not None) == positions
+        with pytest.raises(IllegalActionError):
+            state.apply(keep_1)
+        state.apply(keep_24)
+        assert state.kept == (2, 4) and state.roll_number == 2 and state.current_player() < 0
+
+
+def test_the_writes_offered_are_the_open_boxes_of_the_plan_in_sheet_order():
+    """A write's legal writes come from two small tables (boxes 0-7 and 8-15) or, on a larger sheet, from the
+    remembered masks: either way the boxes of the plan still open, in the order of the sheet."""
+    rng = random.Random(3)
+    for name in ("yahtzee", "maxi_yatzy"):
+        model = load_model(name)
+        state = GameState(model, ["Ann"])
+        boxes = list(tables(model).bit)
+        assert (len(boxes) > 16) == (name == "maxi_yatzy")
+        for _ in range(200):
+            bits, filled = rng.getrandbits(len(boxes)), rng.sample(boxes, rng.randrange(len(boxes)))
+            state.sheets[0] = {b: 0 for b in filled}
+            want = [b for i, b in enumerate(boxes) if bits >> i & 1 and b not in filled]
+            assert [w.box for w in state._open_writes(bits, 0)] == want

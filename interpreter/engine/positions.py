@@ -26,9 +26,10 @@ class Position:
     next leaf follows), `exit` the write after the repeat if one follows it, and `writes[i]` the write position
     the i-th outcome leads to when no pass is left (None until met; False: the general path takes it).
 
-    A keep: at the node of the dice (see `_Tables.keeps`); `nexts[j]` is the roll position the node's j-th
-    keep leads to, and its last item the write position stopping leads to (None until met; False: the
-    general path takes it, as for a roll no position covers, or a stop where the step may not stop).
+    A keep: at the node of the dice (see `_Tables.keeps`); `nexts` maps the id of each of the node's keeps
+    (`Keep._at[3]`) to the roll position it leads to, and -1 to the write position stopping leads to (None
+    until met; False: the general path takes it, as for a roll no position covers, or a stop where the step
+    may not stop).
 
     A write (`plan` is not None): a write step one player takes that ends the turn (`Leaf.next_turn`), with
     the static plan of the node's dice (`_Tables.static_plan`: `plan` and its mask `bits`). The legal writes and a
@@ -124,7 +125,7 @@ class Positions:
             elif pos.plan is None:
                 for action in pos.node[1]:
                     at = getattr(action, "_at", None)
-                    if at is not None and at[1] is not None:
+                    if at is not None and at[1] is not None and at[3] in pos.nexts:  # (the node's short keeps)
                         todo.append(pos.nexts[at[3]] or self.after_keep(pos, at))
                 if pos.op.can_stop:
                     todo.append(pos.nexts[-1] or self.stop_write(pos))
