@@ -154,15 +154,17 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
         found = found[np.r_[True, found[1:] != found[:-1]]]
         if len(found) > MAX_KEYS or math.prod(u + 1 for u in total.uses) > 2**62:
             continue
-        at = np.repeat(np.searchsorted(found, keys), counts)  # per state, its fill among `found`
-        t = feats[:, total.column]
+        row = np.repeat(np.searchsorted(found, keys) * (total.limit + 1), counts)  # per state, its fill's row
+        row += feats[:, total.column]  # ... and its total: its place in the (fills, totals) table
         new = [k for k, key in enumerate(found.tolist()) if key not in total.reps]
         if new:  # the totals each new fill has (the same in every layer: the reachable ones)
-            pairs = np.flatnonzero(np.bincount(at * (total.limit + 1) + t, minlength=len(found) * (total.limit + 1)))
+            pairs = np.flatnonzero(np.bincount(row, minlength=len(found) * (total.limit + 1)))
             for k in new:
                 _reps(total, int(found[k]), pairs[pairs // (total.limit + 1) == k] % (total.limit + 1))
-        r = np.stack([total.reps[key] for key in found.tolist()])[at, t]
-        below += np.where(r >= 0, t - r, 0) * space.radix[total.column]  # (r <= t; a total not seen with this fill: its own)
+        # per (fill, total), how far below it its copy's table index is (r <= t; a total not seen with the fill: 0)
+        t = np.arange(total.limit + 1)
+        r = np.stack([total.reps[key] for key in found.tolist()])
+        below += np.where(r >= 0, t - r, 0).ravel()[row] * space.radix[total.column]
     some = np.flatnonzero(below)
     if not len(some):
         return solve, idx[:0], idx[:0]
