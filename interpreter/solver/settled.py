@@ -164,7 +164,7 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
         # per (fill, total), how far below it its copy's table index is (r <= t; a total not seen with the fill: 0)
         t = np.arange(total.limit + 1)
         r = np.stack([total.reps[key] for key in found.tolist()])
-        below += np.where(r >= 0, t - r, 0).ravel()[row] * space.radix[total.column]
+        below += (np.where(r >= 0, t - r, 0) * space.radix[total.column]).ravel()[row]
     some = np.flatnonzero(below)
     if not len(some):
         return solve, idx[:0], idx[:0]
