@@ -153,8 +153,8 @@ def main(argv: list[str] | None = None) -> int:
 def _started() -> None:
     """The program's modules imported and its arguments read: the cycle collector, paused until now, starts, and
     what was made so far (modules, classes, functions: they live as long as the program) is left out of its reach
-    (`gc.freeze`). While the modules were imported it ran about 50 times, 11 ms of `rulebook solve yatzy`, and
-    found nothing to free."""
+    (`gc.freeze`). While `rulebook solve yatzy` imported its modules the collector ran 51 times (about 7 ms) and
+    freed 423 objects, which now stay."""
     import gc
     gc.freeze()
     gc.enable()

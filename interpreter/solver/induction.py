@@ -4,10 +4,10 @@ checkpoint after every layer so an interrupted solve resumes where it stopped.
 
 States with the same number of filled boxes only read fuller sheets, so a layer is split into
 chunks that workers solve independently: threads when the compiled kernel runs them (it releases
-the GIL; the calling thread is one of them), else forked processes sharing the table. States whose tracked totals are settled
-(`settled.py`) are not solved but copied. The table is an array in memory, an anonymous shared
-mapping (worker processes, no cache) or a memory-mapped `.npy` in the cache directory (the
-checkpoint; it may be larger than memory).
+the GIL; the calling thread is one of them), else forked processes sharing the table. States
+whose tracked totals are settled (`settled.py`) are not solved but copied. The table is an array
+in memory, an anonymous shared mapping (worker processes, no cache) or a memory-mapped `.npy` in
+the cache directory (the checkpoint; it may be larger than memory).
 """
 from __future__ import annotations
 
@@ -300,7 +300,6 @@ class _Crew:
     def __init__(self, jobs: int):
         import threading
         from queue import SimpleQueue  # (plain threads: concurrent.futures costs an import and a future per chunk)
-        self.jobs = jobs
         self.tasks: SimpleQueue = SimpleQueue()
         self.done: SimpleQueue = SimpleQueue()
         self.threads = [threading.Thread(target=self._serve, name=f"rulebook-solve-{i}", daemon=True)
@@ -498,7 +497,8 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
                 whole = len(masks)
                 masks, feats, sidx = masks[alone], feats[alone], idx[alone]
                 if crew is not None:
-                    def report(solved: int, done: int = done_work, share: int = weight[layer], whole: int = whole) -> None:
+                    def report(solved: int, done: int = done_work, share: int = weight[layer],
+                               whole: int = whole) -> None:
                         progress(done + share * solved // whole, total_work)
                     crew.solve(space, V, masks, feats, sidx, report if progress else None)
                 elif pool is None:
