@@ -73,6 +73,19 @@ def test_totals_alike_for_every_sum_still_to_come_copy_the_smallest():
     assert len(set(map(ends, totals))) < len(totals)  # some totals copy another
 
 
+def test_sources_are_the_same_looked_up_or_flagged(monkeypatch):
+    """A copy's source is found by a flag per entry of the layer's sheets, or (sheets with few of their entries
+    reachable: `settled.DENSE`) searched for among the layer's states: the same copies either way."""
+    space = Space(_yatzy(UPPER + ["chance"], "35 if total(upper) >= 30 else 0"))
+    layers = [(m, f, space.index(m, f)) for m, f in map(space.level, range(space.n))]
+    flagged = [settled.split(space, *layer) for layer in layers]
+    monkeypatch.setattr(settled, "DENSE", 0)
+    for layer, arrays in zip(layers, flagged):
+        for searched, found in zip(settled.split(space, *layer), arrays):
+            assert np.array_equal(searched, found)
+    assert sum(len(to) for _, to, _ in flagged) > 0
+
+
 def test_a_bonus_growing_with_the_total_settles_nothing():
     values, plain, copied = _tables(_yatzy(UPPER + ["chance"], "total(upper)"))  # no two totals end alike
     assert copied == 0 and np.array_equal(values, plain, equal_nan=True)

@@ -4,10 +4,10 @@ checkpoint after every layer so an interrupted solve resumes where it stopped.
 
 States with the same number of filled boxes only read fuller sheets, so a layer is split into
 chunks that workers solve independently: threads when the compiled kernel runs them (it releases
-the GIL), else forked processes sharing the table. States whose tracked totals are settled
-(`settled.py`) are not solved but copied. The table is an array in memory, an anonymous shared
-mapping (worker processes, no cache) or a memory-mapped `.npy` in the cache directory (the
-checkpoint; it may be larger than memory).
+the GIL; the calling thread is one of them), else forked processes sharing the table. States
+whose tracked totals are settled (`settled.py`) are not solved but copied. The table is an array
+in memory, an anonymous shared mapping (worker processes, no cache) or a memory-mapped `.npy` in
+the cache directory (the checkpoint; it may be larger than memory).
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ MEMORY = 2 * 2**30  # bytes of memory a solve may use unless told otherwise
 CHUNK = 12_000  # states per batch when computing write values
 TURN_CHUNK = 256  # states per batch in the within-turn dynamic programming
 PROBE = 4000  # states timed to estimate the whole solve
+SHARE_MIN = 2048  # the smallest chunk of a layer shared among threads (a layer of fewer than twice this: one thread)
 
 
 @dataclass(frozen=True)
@@ -261,30 +262,94 @@ def _solve_chunk_by_box(space: "Space", V, masks: np.ndarray, feats: np.ndarray,
     return out
 
 
-_JOB: dict = {}  # what forked workers inherit (or threads share): the space and the table
+_JOB: dict = {}  # what forked workers inherit: the space and the table
 
 
-class _Threads:
-    """Worker threads with the part of `multiprocessing.Pool` that `run` uses (for a kernel that releases the GIL)."""
+class _Cursor:
+    """A layer's states handed out in chunks to whichever thread asks next (guided: `step` states while
+    plenty are left, then smaller, so the threads finish the layer together)."""
+
+    def __init__(self, total: int, step: int, jobs: int):
+        import threading
+        self.lock = threading.Lock()
+        self.total, self.step, self.jobs = total, step, jobs
+        self.next = self.solved = 0
+
+    def take(self, solved: int = 0) -> tuple[int, int] | None:
+        """The next chunk (lo, hi), or None when none is left; `solved`: the states of the caller's last chunk."""
+        with self.lock:
+            self.solved += solved
+            left = self.total - self.next
+            if left <= 0:
+                return None
+            size = min(left, self.step, max(SHARE_MIN, -(-left // (2 * self.jobs))))
+            lo = self.next
+            self.next += size
+            return lo, lo + size
+
+    def stop(self) -> None:
+        """Hand out nothing more (an interrupt, or a worker's error)."""
+        with self.lock:
+            self.next = self.total
+
+
+class _Crew:
+    """`jobs - 1` worker threads that solve each layer with the calling thread (for a kernel that releases the
+    GIL): the caller takes chunks too rather than waiting for the others', and solves a small layer alone."""
 
     def __init__(self, jobs: int):
-        from concurrent.futures import ThreadPoolExecutor
-        self.executor = ThreadPoolExecutor(jobs, thread_name_prefix="rulebook-solve")
+        import threading
+        from queue import SimpleQueue  # (plain threads: concurrent.futures costs an import and a future per chunk)
+        self.tasks: SimpleQueue = SimpleQueue()
+        self.done: SimpleQueue = SimpleQueue()
+        self.threads = [threading.Thread(target=self._serve, name=f"rulebook-solve-{i}", daemon=True)
+                        for i in range(jobs - 1)]
+        for thread in self.threads:
+            thread.start()
 
-    def imap_unordered(self, function, tasks):
-        from concurrent.futures import as_completed
-        for done in as_completed([self.executor.submit(function, task) for task in tasks]):
-            yield done.result()
+    def _serve(self) -> None:
+        while (task := self.tasks.get()) is not None:
+            try:
+                task()
+                self.done.put(None)
+            except BaseException as error:  # handed to the caller, which raises it
+                self.done.put(error)
 
-    def kill(self) -> None:
-        """Drop the chunks not started (the running ones end in a moment: a chunk is short)."""
-        self.executor.shutdown(wait=False, cancel_futures=True)
+    def solve(self, space: "Space", V: np.ndarray, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray,
+              progress: Callable[[int], None] | None) -> None:
+        """Solve these states into V; `progress(states solved)` after each of the caller's chunks."""
+        helpers = len(self.threads) if len(masks) >= 2 * SHARE_MIN else 0  # a small layer: no handoffs at all
+        cursor = _Cursor(len(masks), batch_size(space), helpers + 1)
+
+        def drain(report: Callable[[int], None] | None = None) -> None:
+            chunk = cursor.take()
+            try:
+                while chunk is not None:
+                    lo, hi = chunk
+                    _solve_chunk(space, V, masks[lo:hi], feats[lo:hi], idx[lo:hi])
+                    chunk = cursor.take(hi - lo)
+                    if report:
+                        report(cursor.solved)
+            except BaseException:
+                cursor.stop()
+                raise
+        for _ in range(helpers):
+            self.tasks.put(drain)
+        try:
+            drain(progress)
+            errors = [self.done.get() for _ in range(helpers)]  # the layer's last chunks
+        except BaseException:  # an interrupt: the workers end their chunk and stop (`close` waits for them)
+            cursor.stop()
+            raise
+        for error in errors:
+            if error is not None:
+                raise error
 
     def close(self) -> None:
-        pass
-
-    def join(self) -> None:
-        self.executor.shutdown(wait=True)
+        for _ in self.threads:
+            self.tasks.put(None)
+        for thread in self.threads:
+            thread.join()
 
 
 def _work(task: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
@@ -402,17 +467,17 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
         V = _shared(space.entries)
     else:
         V = np.full(space.entries, np.nan)
-    pool = None
+    pool = crew = None
     layer = space.n
     try:
         kernelplan.plan(space)  # laid out (and the kernel compiled) once, before workers start
         settled.plan(space)
         kernel.compiled()
         if limits.jobs > 1:
-            _JOB.update(space=space, V=V)
             if threads:
-                pool = _Threads(limits.jobs)
+                crew = _Crew(limits.jobs)
             else:  # (multiprocessing imported only here)
+                _JOB.update(space=space, V=V)
                 from ..model.workers import pool as quiet_pool
                 pool = quiet_pool(limits.jobs)
         for layer in range(space.n, -1, -1):
@@ -431,7 +496,12 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
                 alone, to, source = settled.split(space, masks, feats, idx)  # settled totals: solved once
                 whole = len(masks)
                 masks, feats, sidx = masks[alone], feats[alone], idx[alone]
-                if pool is None:
+                if crew is not None:
+                    def report(solved: int, done: int = done_work, share: int = weight[layer],
+                               whole: int = whole) -> None:
+                        progress(done + share * solved // whole, total_work)
+                    crew.solve(space, V, masks, feats, sidx, report if progress else None)
+                elif pool is None:
                     step = batch_size(space)
                     for lo in range(0, len(masks), step):
                         _solve_chunk(space, V, masks[lo:lo + step], feats[lo:lo + step], sidx[lo:lo + step])
@@ -464,6 +534,8 @@ def run(space: "Space", limits: Limits = Limits(), progress: Callable[[int, int]
                               hint=Message("run the same command again to resume")) from None
         raise Interrupted(Message("interrupted; nothing was saved (the cache was off)")) from None
     finally:
+        if crew is not None:
+            crew.close()
         if pool is not None:
             pool.close()
             pool.join()

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 MAX_KEYS = 4096  # different fills of a total's units in one layer beyond which the layer is solved whole
+DENSE = 8  # a layer whose sheets have at most this many entries per state finds copies' sources by a flag per entry
 
 
 @dataclass
@@ -154,23 +155,33 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
         found = found[np.r_[True, found[1:] != found[:-1]]]
         if len(found) > MAX_KEYS or math.prod(u + 1 for u in total.uses) > 2**62:
             continue
-        at = np.repeat(np.searchsorted(found, keys), counts)  # per state, its fill among `found`
-        t = feats[:, total.column]
+        row = np.repeat(np.searchsorted(found, keys) * (total.limit + 1), counts)  # per state, its fill's row
+        row += feats[:, total.column]  # ... and its total: its place in the (fills, totals) table
         new = [k for k, key in enumerate(found.tolist()) if key not in total.reps]
         if new:  # the totals each new fill has (the same in every layer: the reachable ones)
-            pairs = np.flatnonzero(np.bincount(at * (total.limit + 1) + t, minlength=len(found) * (total.limit + 1)))
+            pairs = np.flatnonzero(np.bincount(row, minlength=len(found) * (total.limit + 1)))
             for k in new:
                 _reps(total, int(found[k]), pairs[pairs // (total.limit + 1) == k] % (total.limit + 1))
-        r = np.stack([total.reps[key] for key in found.tolist()])[at, t]
-        below += np.where(r >= 0, t - r, 0) * space.radix[total.column]  # (r <= t; a total not seen with this fill: its own)
+        # per (fill, total), how far below it its copy's table index is (r <= t; a total not seen with the fill: 0)
+        t = np.arange(total.limit + 1)
+        r = np.stack([total.reps[key] for key in found.tolist()])
+        below += (np.where(r >= 0, t - r, 0) * space.radix[total.column]).ravel()[row]
     some = np.flatnonzero(below)
     if not len(some):
         return solve, idx[:0], idx[:0]
     src = idx[some] - below[some]  # (space.index of the sheet with the settled totals)
-    ordered = bool(np.all(idx[1:] > idx[:-1]))
-    order = None if ordered else np.argsort(idx, kind="stable")
-    pos = np.minimum(np.searchsorted(idx, src, sorter=order), S - 1)
-    there = (idx[pos] if ordered else idx[order[pos]]) == src
+    if len(sheets) * space.F <= DENSE * S:  # a flag per entry of the layer's sheets, set where it has a state (a
+        # copy's source is an entry of its own sheet): Yatzy's 15 layers split in about 32 ms instead of 47
+        at = np.repeat((np.arange(len(sheets)) - sheets) * space.F, counts)
+        at += idx
+        present = np.zeros(len(sheets) * space.F, dtype=bool)
+        present[at] = True
+        there = present[at[some] - below[some]]
+    else:  # sparse sheets: look each source up
+        ordered = bool(np.all(idx[1:] > idx[:-1]))
+        order = None if ordered else np.argsort(idx, kind="stable")
+        pos = np.minimum(np.searchsorted(idx, src, sorter=order), S - 1)
+        there = (idx[pos] if ordered else idx[order[pos]]) == src
     copy = there & (src != idx[some])
     solve[some[copy]] = False
     return solve, idx[some[copy]], src[copy]
