@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 def _started() -> None:
     """The program's modules imported and its arguments read: the cycle collector, paused until now, starts, and
     what was made so far (modules, classes, functions: they live as long as the program) is left out of its reach
-    (`gc.freeze`). While `rulebook solve yatzy` imported its modules the collector ran 51 times (about 7 ms) and
+    (`gc.freeze`). While a solve of a bundled model imported its modules the collector ran 51 times (about 7 ms) and
     freed 423 objects, which now stay."""
     import gc
     gc.freeze()
@@ -163,7 +163,7 @@ def _started() -> None:
 def _spare_the_exit() -> None:
     """The program's last step: every object it made, out of the cycle collector's reach (`gc.freeze`). The
     interpreter's exit collects cycles over all of them once more (the model, the solver's space, numpy's
-    modules), about 0.03 CPU s of `rulebook solve yatzy` (0.023-0.065 s, 0.001-0.013 frozen; ten runs each). Only
+    modules), about 0.03 CPU s of a solve of a bundled model (0.023-0.065 s, 0.001-0.013 frozen; docs/solver.md). Only
     when main is the program: a process that goes on (the tests call main) keeps its objects collectable."""
     import gc
     gc.freeze()

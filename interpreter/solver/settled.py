@@ -171,7 +171,7 @@ def split(space, masks: np.ndarray, feats: np.ndarray, idx: np.ndarray):
         return solve, idx[:0], idx[:0]
     src = idx[some] - below[some]  # (space.index of the sheet with the settled totals)
     if len(sheets) * space.F <= DENSE * S:  # a flag per entry of the layer's sheets, set where it has a state (a
-        # copy's source is an entry of its own sheet): Yatzy's 15 layers split in about 32 ms instead of 47
+        # copy's source is an entry of its own sheet): about a third faster than looking each one up (docs/solver.md)
         at = np.repeat((np.arange(len(sheets)) - sheets) * space.F, counts)
         at += idx
         present = np.zeros(len(sheets) * space.F, dtype=bool)
