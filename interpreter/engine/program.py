@@ -27,7 +27,7 @@ class _Tables:
         self.scorer = Scorer.for_model(model)
         self.writes = {t: Write(t) for t in model.targets}
         self._keeps: dict[tuple[int, ...], tuple] = {}
-        # dice alike: one Keep per kept multiset and one Stop for the model, handed out by every node (see `keeps`)
+        # one Stop for the model and (dice alike) one Keep per kept multiset, handed out by every node (see `keeps`)
         self._keep_of: dict[tuple[int, ...], Keep] = {}
         self.stop = Stop()
         if not model.grouped:
@@ -318,9 +318,8 @@ class _Tables:
             subs = sorted(sub_multisets(self.codes(dice) if self.grouped else dice), key=lambda k: (len(k), k))
             keeps = [self._keep(k) for k in subs]
             short = [k for k in keeps if len(k.dice) < len(dice)]
-            stop = Stop() if self.grouped else self.stop
             ids = frozenset([-1] + [k._at[3] for k in short]) if not self.grouped else frozenset()
-            entry = ([stop] + short, keeps, frozenset(subs), frozenset(k for k in subs if len(k) < len(dice)), dice,
+            entry = ([self.stop] + short, keeps, frozenset(subs), frozenset(k for k in subs if len(k) < len(dice)), dice,
                      [None] * self.plan_slots, ids)
             self._keeps[dice] = entry
         return entry
@@ -393,8 +392,7 @@ class _Tables:
                                  step=step.id, dice=" ".join(map(str, dice)))
             subs = sorted(legal, key=lambda k: (len(k), k))
             keeps = [self._keep(k) for k in subs]
-            entry = ([Stop() if self.grouped else self.stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps,
-                     frozenset(subs))
+            entry = ([self.stop] + [k for k in keeps if len(k.dice) < len(dice)], keeps, frozenset(subs))
             if len(self._ruled) < 200_000:  # bounded: (step, roll, held) triples of a model
                 self._ruled[key] = entry
         return entry
